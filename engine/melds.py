@@ -1,0 +1,222 @@
+"""Is one meld legal, what kind is it and what is it worth (RULES.md §4).
+
+>>> from engine.presets import get_preset
+>>> check = check_meld(parse_cards("8R 8B 2R JK"), get_preset("pagat"))
+>>> check.legal
+False
+>>> [p.message for p in check.problems]
+['a dirty meld of 4 cards may hold only 1 wild card (this one has 2)']
+>>> check_meld(parse_cards("KR KB KR KB KR KB KR"), get_preset("pagat")).points
+570
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.cards import Card, Rank, parse_cards
+from engine.problems import Code, Problem
+from engine.rules import RuleSet
+
+__all__ = ["MeldCheck", "MeldKind", "check_meld", "parse_cards"]
+
+
+class MeldKind(Enum):
+    CLEAN = "clean"
+    DIRTY = "dirty"
+    WILD = "wild"
+    BLACK_THREES = "black-three"
+
+    @property
+    def counts_as_clean(self) -> bool:
+        """A black-three book is a clean book for going out (it has no wild card)."""
+        return self in (MeldKind.CLEAN, MeldKind.BLACK_THREES)
+
+
+@dataclass(frozen=True, slots=True)
+class MeldCheck:
+    """Everything the engine knows about one meld as laid.
+
+    ``size`` counts the cards that make the meld (a Lady on top of a group is a cap, not a
+    card of the group). ``card_points`` is signed: melded black threes count against.
+    """
+
+    cards: tuple[Card, ...]
+    rank: Rank | None
+    kind: MeldKind
+    size: int
+    wild_count: int
+    complete: bool
+    card_points: int
+    book_bonus: int
+    lady_bonus: int
+    problems: tuple[Problem, ...]
+
+    @property
+    def legal(self) -> bool:
+        return not self.problems
+
+    @property
+    def points(self) -> int:
+        """Card points plus the bonuses the meld earns as it lies."""
+        return self.card_points + self.book_bonus + self.lady_bonus
+
+    @property
+    def label(self) -> str:
+        """``clean book``, ``dirty meld``, ``wild book``, ``black-three book``…"""
+        return f"{self.kind.value} {'book' if self.complete else 'meld'}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "cards": [card.code for card in self.cards],
+            "kind": self.label,
+            "complete": self.complete,
+            "legal": self.legal,
+            "problems": [problem.to_dict() for problem in self.problems],
+            "card_points": self.card_points,
+            "bonus": self.book_bonus + self.lady_bonus,
+            "points": self.points,
+        }
+
+
+def check_meld(cards: Iterable[Card], rules: RuleSet) -> MeldCheck:
+    """Check one meld on its own (RULES.md §4 checks 1–4) and work out what it is worth.
+
+    Every problem is reported, not just the first; card order never matters.
+    """
+    cards = tuple(cards)
+    ladies = [card for card in cards if card.rank is Rank.LADY]
+    body = [card for card in cards if card.rank is not Rank.LADY]
+    wilds = [card for card in body if card.is_wild]
+    naturals = [card for card in body if not card.is_wild]
+    kind = _kind(naturals, wilds, rules)
+    size = len(body)
+    problems = [
+        *_natural_problems(naturals, wilds, kind),
+        *_size_problems(size, rules),
+        *_wild_problems(kind, size, len(wilds), rules),
+    ]
+    complete = size >= rules.book_size
+    problems += _lady_problems(ladies, kind, complete, not problems)
+    card_points = sum(rules.value_of(card) for card in body)
+    if kind is MeldKind.BLACK_THREES:
+        card_points = -card_points
+    legal = not problems
+    return MeldCheck(
+        cards=cards,
+        rank=naturals[0].rank if naturals else None,
+        kind=kind,
+        size=size,
+        wild_count=len(wilds),
+        complete=complete,
+        card_points=card_points,
+        book_bonus=_book_bonus(kind, rules) if complete and legal else 0,
+        lady_bonus=rules.lady_bonus * len(ladies) if legal else 0,
+        problems=tuple(problems),
+    )
+
+
+def _kind(naturals: list[Card], wilds: list[Card], rules: RuleSet) -> MeldKind:
+    if naturals and rules.black_three_melds and all(card.is_black_three for card in naturals):
+        return MeldKind.BLACK_THREES
+    if wilds and not naturals:
+        return MeldKind.WILD
+    return MeldKind.DIRTY if wilds else MeldKind.CLEAN
+
+
+def _book_bonus(kind: MeldKind, rules: RuleSet) -> int:
+    return {
+        MeldKind.CLEAN: rules.clean_bonus,
+        MeldKind.DIRTY: rules.dirty_bonus,
+        MeldKind.WILD: rules.wild_bonus,
+        MeldKind.BLACK_THREES: rules.black_three_bonus,
+    }[kind]
+
+
+def _natural_problems(naturals: list[Card], wilds: list[Card], kind: MeldKind) -> list[Problem]:
+    problems = []
+    if kind is MeldKind.BLACK_THREES:
+        if wilds:
+            problems.append(
+                Problem(Code.WILD_IN_BLACK_THREES, "a meld of black threes may not hold wild cards")
+            )
+        return problems
+    red_threes = sum(card.is_red_three for card in naturals)
+    black_threes = sum(card.is_black_three for card in naturals)
+    if red_threes:
+        problems.append(
+            Problem(Code.THREE_IN_MELD, "red threes are laid apart, never in a meld")
+        )
+    if black_threes:
+        problems.append(Problem(Code.THREE_IN_MELD, "black threes are never melded"))
+    villains = sum(card.rank is Rank.VILLAIN for card in naturals)
+    if villains:
+        problems.append(
+            Problem(Code.NOT_MELDABLE, "a Villain is never melded: it can only be discarded")
+        )
+    # Threes and Villains are reported above; counting them as a second rank would say it twice.
+    ranks = Counter(card.rank for card in naturals if card.rank.is_meldable_natural)
+    if len(ranks) > 1:
+        names = [rank.plural for rank, _ in ranks.most_common()]
+        listed = ", ".join(names[:-1]) + " and " + names[-1]
+        problems.append(Problem(Code.MIXED_RANKS, f"a meld is of one rank: this one mixes {listed}"))
+    return problems
+
+
+def _size_problems(size: int, rules: RuleSet) -> list[Problem]:
+    if size < rules.meld_min:
+        return [
+            Problem(
+                Code.TOO_FEW_CARDS,
+                f"a meld needs at least {rules.meld_min} cards (this one has {size})",
+            )
+        ]
+    if rules.meld_max is not None and size > rules.meld_max:
+        return [
+            Problem(
+                Code.TOO_MANY_CARDS,
+                f"a meld may hold at most {rules.meld_max} cards (this one has {size})",
+            )
+        ]
+    return []
+
+
+def _wild_problems(kind: MeldKind, size: int, wilds: int, rules: RuleSet) -> list[Problem]:
+    if kind is MeldKind.WILD:
+        if rules.wild_melds:
+            return []
+        return [
+            Problem(
+                Code.WILD_MELD_NOT_ALLOWED,
+                f"a meld of only wild cards is not allowed in {rules.name}",
+            )
+        ]
+    allowed = rules.max_wilds(size)
+    if kind is not MeldKind.DIRTY or wilds <= allowed:
+        return []
+    limit = "no wild card" if allowed == 0 else _plural(allowed, "wild card")
+    return [
+        Problem(
+            Code.TOO_MANY_WILDS,
+            f"a dirty meld of {size} cards may hold only {limit} (this one has {wilds})",
+        )
+    ]
+
+
+def _lady_problems(
+    ladies: list[Card], kind: MeldKind, complete: bool, group_legal: bool
+) -> list[Problem]:
+    if not ladies:
+        return []
+    if len(ladies) > 1:
+        return [Problem(Code.LADY_CAP, f"a group takes one Lady on top (this one has {len(ladies)})")]
+    if kind is not MeldKind.CLEAN or not complete or not group_legal:
+        return [Problem(Code.LADY_CAP, "a Lady may only be laid on top of a complete clean group")]
+    return []
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
