@@ -237,4 +237,3 @@ def all_cards(deck: Deck) -> tuple[Card, ...]:
         else:
             cards.append(Card(rank))
     return tuple(cards)
-

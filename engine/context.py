@@ -43,9 +43,7 @@ def check_side_melds(melds: Sequence[MeldCheck], rules: RuleSet) -> list[Problem
         if key is None:
             continue
         one_only = rules.melds_per_rank is MeldsPerRank.ONE
-        earlier = [
-            i for i in seen[key] if one_only or not melds[i - 1].complete
-        ]
+        earlier = [i for i in seen[key] if one_only or not melds[i - 1].complete]
         if earlier and (one_only or not meld.complete):
             problems.append(_duplicate(meld, rules, one_only, earlier[0]).at(meld=number))
         seen[key].append(number)

@@ -122,7 +122,7 @@ def _cards(value: Any, deck: Deck, where: str) -> tuple[Card, ...]:
         cards = []
         for i, token in enumerate(value):
             if not isinstance(token, str):
-                raise DealFormatError(f"{where}[{i}] must be a card like \"KR\", not {_kind(token)}")
+                raise DealFormatError(f'{where}[{i}] must be a card like "KR", not {_kind(token)}')
             cards.extend(parse_cards(token, deck))
         return tuple(cards)
     except DealFormatError:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from engine.errors import DealFormatError
 from engine.problems import Problem
-from engine.scoring import DealResult, Deal, score_deal
+from engine.scoring import Deal, DealResult, score_deal
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,9 @@ def _int_list(value: Any, key: str) -> tuple[int, ...]:
 
 def _requirement(value: Any, key: str) -> BookRequirement:
     if not isinstance(value, Mapping):
-        raise RulesError(f"must be a table such as {{clean = 2, dirty = 2}}, not {value!r}", key=key)
+        raise RulesError(
+            f"must be a table such as {{clean = 2, dirty = 2}}, not {value!r}", key=key
+        )
     unknown = sorted(set(value) - {"clean", "dirty", "wild", "any"})
     if unknown:
         raise RulesError(f"unknown book kind {unknown[0]!r} (clean, dirty, wild, any)", key=key)

@@ -147,9 +147,7 @@ def _natural_problems(naturals: list[Card], wilds: list[Card], kind: MeldKind) -
     red_threes = sum(card.is_red_three for card in naturals)
     black_threes = sum(card.is_black_three for card in naturals)
     if red_threes:
-        problems.append(
-            Problem(Code.THREE_IN_MELD, "red threes are laid apart, never in a meld")
-        )
+        problems.append(Problem(Code.THREE_IN_MELD, "red threes are laid apart, never in a meld"))
     if black_threes:
         problems.append(Problem(Code.THREE_IN_MELD, "black threes are never melded"))
     villains = sum(card.rank is Rank.VILLAIN for card in naturals)
@@ -162,7 +160,9 @@ def _natural_problems(naturals: list[Card], wilds: list[Card], kind: MeldKind) -
     if len(ranks) > 1:
         names = [rank.plural for rank, _ in ranks.most_common()]
         listed = ", ".join(names[:-1]) + " and " + names[-1]
-        problems.append(Problem(Code.MIXED_RANKS, f"a meld is of one rank: this one mixes {listed}"))
+        problems.append(
+            Problem(Code.MIXED_RANKS, f"a meld is of one rank: this one mixes {listed}")
+        )
     return problems
 
 
@@ -212,7 +212,9 @@ def _lady_problems(
     if not ladies:
         return []
     if len(ladies) > 1:
-        return [Problem(Code.LADY_CAP, f"a group takes one Lady on top (this one has {len(ladies)})")]
+        return [
+            Problem(Code.LADY_CAP, f"a group takes one Lady on top (this one has {len(ladies)})")
+        ]
     if kind is not MeldKind.CLEAN or not complete or not group_legal:
         return [Problem(Code.LADY_CAP, "a Lady may only be laid on top of a complete clean group")]
     return []

@@ -49,4 +49,9 @@ class Problem:
         )
 
     def to_dict(self) -> dict[str, object]:
-        return {"code": self.code.value, "message": self.message, "side": self.side, "meld": self.meld}
+        return {
+            "code": self.code.value,
+            "message": self.message,
+            "side": self.side,
+            "meld": self.meld,
+        }

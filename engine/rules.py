@@ -213,7 +213,9 @@ def _validate_card_values(rules: RuleSet) -> None:
             raise RulesError(f"the value of {key} is missing", key="card_values")
         value = rules.card_values[key]
         if not 0 <= value <= 10_000:
-            raise RulesError(f"{key} must be worth 0 to 10000 points (it is {value})", key="card_values")
+            raise RulesError(
+                f"{key} must be worth 0 to 10000 points (it is {value})", key="card_values"
+            )
 
 
 def _validate_per_deal(rules: RuleSet) -> None:
@@ -225,7 +227,9 @@ def _validate_per_deal(rules: RuleSet) -> None:
             )
     for minimum in rules.initial_minimums:
         if not 0 <= minimum <= 100_000:
-            raise RulesError(f"must be 0 to 100000 points (one is {minimum})", key="initial_minimums")
+            raise RulesError(
+                f"must be 0 to 100000 points (one is {minimum})", key="initial_minimums"
+            )
     for requirement in rules.go_out:
         counts = (requirement.clean, requirement.dirty, requirement.wild, requirement.any)
         if any(not 0 <= n <= 50 for n in counts):

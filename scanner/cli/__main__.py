@@ -1,0 +1,5 @@
+import sys
+
+from scanner.cli import main
+
+sys.exit(main())

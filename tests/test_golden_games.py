@@ -1,0 +1,60 @@
+"""Golden games: four deals each, running totals and winner worked out by hand from RULES.md."""
+
+import itertools
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from scanner.cli import main
+
+GAMES = Path(__file__).parent / "golden" / "games"
+EXPECTED = tomllib.loads((GAMES / "expected.toml").read_text(encoding="utf-8"))
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:
+    """Run the CLI in-process and return its exit code and its JSON output."""
+    try:
+        code = main(args)
+    except SystemExit as exit_:
+        code = exit_.code
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_every_game_file_has_an_expectation() -> None:
+    assert sorted(p.name for p in GAMES.glob("*.json")) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_expectations_add_up(name: str) -> None:
+    want = EXPECTED[name]
+    for team, deals in want["deals"].items():
+        assert list(itertools.accumulate(deals)) == want["running"][team]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_golden_game(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    want = EXPECTED[name]
+    code, out = run_cli(["game", str(GAMES / name), "--json"], capsys)
+    assert code == 0
+    assert {team["name"]: team["running"] for team in out["teams"]} == want["running"]
+    assert {team["name"]: team["total"] for team in out["teams"]} == {
+        team: running[-1] for team, running in want["running"].items()
+    }
+    assert out["winner"] == want.get("winner")
+    assert out["draw"] is want.get("draw", False)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_deal_scores_alone(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deals = json.loads((GAMES / name).read_text(encoding="utf-8"))
+    for index, deal in enumerate(deals):
+        path = tmp_path / f"deal-{index + 1}.json"
+        path.write_text(json.dumps(deal), encoding="utf-8")
+        code, out = run_cli(["score", str(path), "--json"], capsys)
+        assert code == 0
+        totals = {team["name"]: team["total"] for team in out["teams"]}
+        assert totals == {team: d[index] for team, d in EXPECTED[name]["deals"].items()}
