@@ -25,6 +25,7 @@ class RulesError(HandfootError, ValueError):
     """A rule set that cannot be played: unknown preset, unknown key or impossible value."""
 
     def __init__(self, message: str, *, key: str | None = None, source: str | None = None) -> None:
+        self.reason = message
         self.key = key
         self.source = source
         where = f"{source}: " if source else ""

@@ -144,7 +144,7 @@ def rules_from_toml(text: str, *, source: str) -> RuleSet:
     except RulesError as error:
         if error.source:
             raise
-        raise RulesError(str(error), source=source) from None
+        raise RulesError(error.reason, key=error.key, source=source) from None
 
 
 def rules_from_mapping(data: Mapping[str, Any], *, source: str) -> RuleSet:
@@ -153,7 +153,7 @@ def rules_from_mapping(data: Mapping[str, Any], *, source: str) -> RuleSet:
     try:
         base = get_preset(_str(data["base"], "base"))
     except RulesError as error:
-        raise RulesError(str(error).removeprefix("base: "), key="base") from None
+        raise RulesError(error.reason, key="base") from None
     overrides = {}
     for key, value in data.items():
         if key == "base":

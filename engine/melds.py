@@ -77,6 +77,8 @@ class MeldCheck:
             "legal": self.legal,
             "problems": [problem.to_dict() for problem in self.problems],
             "card_points": self.card_points,
+            "book_bonus": self.book_bonus,
+            "lady_bonus": self.lady_bonus,
             "bonus": self.book_bonus + self.lady_bonus,
             "points": self.points,
         }
@@ -95,7 +97,7 @@ def check_meld(cards: Iterable[Card], rules: RuleSet) -> MeldCheck:
     kind = _kind(naturals, wilds, rules)
     size = len(body)
     problems = [
-        *_natural_problems(naturals, wilds, kind),
+        *_natural_problems(naturals, wilds, kind, rules),
         *_size_problems(size, rules),
         *_wild_problems(kind, size, len(wilds), rules),
     ]
@@ -136,7 +138,9 @@ def _book_bonus(kind: MeldKind, rules: RuleSet) -> int:
     }[kind]
 
 
-def _natural_problems(naturals: list[Card], wilds: list[Card], kind: MeldKind) -> list[Problem]:
+def _natural_problems(
+    naturals: list[Card], wilds: list[Card], kind: MeldKind, rules: RuleSet
+) -> list[Problem]:
     problems = []
     if kind is MeldKind.BLACK_THREES:
         if wilds:
@@ -148,8 +152,12 @@ def _natural_problems(naturals: list[Card], wilds: list[Card], kind: MeldKind) -
     black_threes = sum(card.is_black_three for card in naturals)
     if red_threes:
         problems.append(Problem(Code.THREE_IN_MELD, "red threes are laid apart, never in a meld"))
-    if black_threes:
+    if black_threes and not rules.black_three_melds:
         problems.append(Problem(Code.THREE_IN_MELD, "black threes are never melded"))
+    elif black_threes and len(naturals) > black_threes + red_threes:
+        problems.append(
+            Problem(Code.THREE_IN_MELD, "black threes are melded only with black threes")
+        )
     villains = sum(card.rank is Rank.VILLAIN for card in naturals)
     if villains:
         problems.append(
