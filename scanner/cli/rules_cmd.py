@@ -59,5 +59,7 @@ def rules_as_json(rules: RuleSet) -> dict[str, Any]:
             return [plain(v) for v in value]
         return value
 
-    data = asdict(rules) | {"card_values": dict(rules.card_values)}
+    data = {name: getattr(rules, name) for name in rules.parameter_names()}
+    data["card_values"] = dict(rules.card_values)
+    data["go_out"] = [asdict(requirement) for requirement in rules.go_out]
     return {key: plain(value) for key, value in data.items()}
