@@ -105,8 +105,17 @@ def test_rules_show_prints_a_usable_house_rules_file(name, capsys, tmp_path):
 def test_rules_lists_every_preset(capsys):
     code, out, _ = run(capsys, "rules")
     assert code == 0
-    for name in ("pagat", "classic", "family", "saskatchewan", "simpson", "brouillette",
-                 "brouillette-partners", "handnfoot", "brouillette:low"):
+    for name in (
+        "pagat",
+        "classic",
+        "family",
+        "saskatchewan",
+        "simpson",
+        "brouillette",
+        "brouillette-partners",
+        "handnfoot",
+        "brouillette:low",
+    ):
         assert name in out
     code, out, _ = run(capsys, "rules", "show", "simpson", "--json")
     assert json.loads(out)["red_three_points"] == 500

@@ -116,7 +116,7 @@ def test_rule_sets_are_immutable():
 
 @pytest.mark.parametrize("spec", ["nope", "pagat:low", "brouillette:high"])
 def test_unknown_preset_or_option(spec):
-    with pytest.raises(RulesError, match="pagat|option"):
+    with pytest.raises(RulesError, match=r"pagat|option"):
         get_preset(spec)
 
 
@@ -189,5 +189,5 @@ def test_rules_files_are_found_by_path_and_next_to_the_deal(tmp_path):
     assert load_rules(str(tmp_path / "ours.toml")).clean_bonus == 700
     assert load_rules("ours.toml", relative_to=tmp_path).clean_bonus == 700
     assert load_rules("simpson").name == "simpson"
-    with pytest.raises(RulesError, match="no preset or rules file named 'missing.toml'"):
+    with pytest.raises(RulesError, match=r"no preset or rules file named 'missing\.toml'"):
         load_rules("missing.toml", relative_to=tmp_path)

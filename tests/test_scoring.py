@@ -76,16 +76,12 @@ def test_going_out_needs_the_deals_books():
 
 def test_problems_name_their_side_and_meld():
     result = score("pagat", melds=["KR KB KR", "8R 8B 2R JK"])
-    assert [(p.code, p.side, p.meld) for p in result.problems] == [
-        (Code.TOO_MANY_WILDS, "Us", 2)
-    ]
+    assert [(p.code, p.side, p.meld) for p in result.problems] == [(Code.TOO_MANY_WILDS, "Us", 2)]
 
 
 def test_several_sides_going_out_is_impossible():
     rules = get_preset("family")
-    books = tuple(
-        parse_cards(text) for text in ("KR KB KR KB KR KB KR", "QR QB QR QB QR QB 2R")
-    )
+    books = tuple(parse_cards(text) for text in ("KR KB KR KB KR KB KR", "QR QB QR QB QR QB 2R"))
     sides = tuple(Side(name, melds=books, went_out=True) for name in ("A", "B"))
     result = score_deal(Deal(rules, 1, sides))
     assert [p.code for p in result.problems] == [Code.SEVERAL_WENT_OUT]
