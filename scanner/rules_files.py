@@ -17,7 +17,7 @@ def load_rules(spec: str, *, relative_to: Path | None = None) -> RuleSet:
     if not path.exists() and relative_to is not None and not path.is_absolute():
         path = relative_to / path
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise RulesError(
             f"no preset or rules file named {spec!r} (presets: {', '.join(PRESETS)})"

@@ -119,3 +119,9 @@ def test_rules_lists_every_preset(capsys):
         assert name in out
     code, out, _ = run(capsys, "rules", "show", "simpson", "--json")
     assert json.loads(out)["red_three_points"] == 500
+
+
+def test_files_saved_with_a_byte_order_mark_are_read(tmp_path, capsys):
+    (tmp_path / "deal.json").write_text(EXAMPLE.read_text(), encoding="utf-8-sig")
+    code, out, _ = run(capsys, "score", str(tmp_path / "deal.json"), "--json")
+    assert code == 0 and json.loads(out)["teams"][0]["total"] == 3950

@@ -24,7 +24,7 @@ def read_json(name: str) -> tuple[Any, Path | None]:
             text, folder = sys.stdin.read(), None
         else:
             path = Path(name)
-            text, folder = path.read_text(encoding="utf-8"), path.parent
+            text, folder = path.read_text(encoding="utf-8-sig"), path.parent
     except FileNotFoundError:
         raise CommandError(f"{name}: no such file") from None
     except IsADirectoryError:
