@@ -61,12 +61,12 @@ def score_game(deals: Sequence[Deal]) -> GameResult:
         raise DealFormatError("a game needs at least one deal")
     names = [side.name for side in deals[0].sides]
     deals_in_game = deals[0].rules.deals
-    for index, deal in enumerate(deals, start=1):
-        _check_same_sides(names, deal, index)
     if len(deals) > deals_in_game:
         raise DealFormatError(
             f"the game has {len(deals)} deals but {deals[0].rules.name} plays {deals_in_game}"
         )
+    for index, deal in enumerate(deals, start=1):
+        _check_same_sides(names, deal, index)
     results = tuple(score_deal(deal) for deal in deals)
     sides = []
     for name in names:

@@ -193,8 +193,7 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, Enum):
         return _toml_value(value.value)
     if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        return f'"{escaped}"'
+        return '"' + "".join(_toml_char(char) for char in value) + '"'
     if isinstance(value, BookRequirement):
         counts = {k: getattr(value, k) for k in ("clean", "dirty", "wild", "any")}
         inner = ", ".join(f"{k} = {n}" for k, n in counts.items() if n)
@@ -202,6 +201,14 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, tuple | list):
         return "[" + ", ".join(_toml_value(item) for item in value) + "]"
     return str(value)
+
+
+def _toml_char(char: str) -> str:
+    if char in '"\\':
+        return "\\" + char
+    if ord(char) < 0x20 or ord(char) == 0x7F:  # TOML forbids raw control characters
+        return f"\\u{ord(char):04x}"
+    return char
 
 
 def rules_to_toml(rules: RuleSet) -> str:

@@ -90,6 +90,7 @@ def check_meld(cards: Iterable[Card], rules: RuleSet) -> MeldCheck:
     Every problem is reported, not just the first; card order never matters.
     """
     cards = tuple(cards)
+    rules.check_deck(cards)
     ladies = [card for card in cards if card.rank is Rank.LADY]
     body = [card for card in cards if card.rank is not Rank.LADY]
     wilds = [card for card in body if card.is_wild]

@@ -8,13 +8,13 @@ No table plays the same Hand and Foot, so nothing in the engine hard-codes a rul
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from enum import Enum
 from types import MappingProxyType
 
 from engine.cards import Card, Deck, Rank
-from engine.errors import RulesError
+from engine.errors import RulesError, UnknownCardError
 
 
 class PlayStyle(Enum):
@@ -132,6 +132,12 @@ class RuleSet:
         """The card's points (positive), as counted for a melded card or against a leftover."""
         key = value_key(card)
         return 0 if key is None else self.card_values[key]
+
+    def check_deck(self, cards: Iterable[Card]) -> None:
+        """Refuse a card of the other deck (the notation already does, for parsed tokens)."""
+        for card in cards:
+            if card.deck is not self.deck:
+                raise UnknownCardError(card.code, self.deck.title, f"{self.name} plays it")
 
     def max_wilds(self, size: int) -> int:
         """How many wild cards a meld of ``size`` cards may hold."""

@@ -113,6 +113,7 @@ def score_deal(deal: Deal) -> DealResult:
     rules.check_deal(deal.number)
     scores, problems = [], []
     for side in deal.sides:
+        rules.check_deck(side.red_threes + side.hand + side.foot)
         melds = tuple(check_meld(cards, rules) for cards in side.melds)
         scores.append(SideScore(side.name, _breakdown(side, melds, rules), _book_counts(melds)))
         for number, meld in enumerate(melds, start=1):

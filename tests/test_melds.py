@@ -6,6 +6,7 @@ from engine import (
     Code,
     Deck,
     MeldKind,
+    UnknownCardError,
     check_initial,
     check_meld,
     check_side_melds,
@@ -166,3 +167,8 @@ def test_saskatchewan_deal_4_opens_with_a_concealed_canasta():
 
 def test_special_deck_is_parsed_as_the_rules_deck():
     assert get_preset("handnfoot").deck is Deck.SPECIAL
+
+
+def test_a_card_of_the_other_deck_is_refused_by_name():
+    with pytest.raises(UnknownCardError, match=r"'KR' is not a card of the special"):
+        check_meld(parse_cards("KR KB KR"), get_preset("handnfoot"))

@@ -20,8 +20,20 @@ log = logging.getLogger(__name__)
 COMMANDS = (rules_cmd, meld_cmd, score_cmd)
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line like every other error, and main() returns
+    its exit code instead of the process ending inside the parser."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{message} (see `{self.prog} --help`)")
+
+
+class UsageError(Exception):
+    pass
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="handfoot",
         description="Hand and Foot at the table: check melds, score deals and games.",
     )
@@ -33,7 +45,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as error:
+        print(f"handfoot: {error}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    except SystemExit as done:  # --help and --version end here
+        return done.code if isinstance(done.code, int) else 0
     try:
         return args.run(args)
     except (HandfootError, CommandError) as error:

@@ -44,7 +44,8 @@ def show_rules(args: argparse.Namespace) -> int:
     if args.json:
         print_json(rules_as_json(rules))
     else:
-        print(f"# {rules.name}: {rules.description}")
+        # One comment line, whatever line breaks a house-rules description holds.
+        print("# " + " ".join(f"{rules.name}: {rules.description}".split()))
         print(rules_to_toml(rules), end="")
     return EXIT_OK
 
