@@ -1,24 +1,12 @@
 """Golden deals: totals worked out by hand from RULES.md, checked against `handfoot score`."""
 
-import json
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from scanner.cli import main
-
 GOLDEN = Path(__file__).parent / "golden"
 EXPECTED = tomllib.loads((GOLDEN / "expected.toml").read_text(encoding="utf-8"))
-
-
-def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:
-    """Run the CLI in-process and return its exit code and its JSON output."""
-    try:
-        code = main(args)
-    except SystemExit as exit_:
-        code = exit_.code
-    return code, json.loads(capsys.readouterr().out)
 
 
 def breakdown_sum(breakdown: dict) -> int:
@@ -31,9 +19,10 @@ def test_every_deal_file_has_an_expectation() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_golden_deal(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_golden_deal(name: str, cli) -> None:
     want = EXPECTED[name]
-    code, out = run_cli(["score", str(GOLDEN / name), "--json"], capsys)
+    result = cli("score", str(GOLDEN / name), "--json")
+    code, out = result.code, result.json
     assert code == want["exit"]
     if want["exit"] == 0:
         assert {team["name"]: team["total"] for team in out["teams"]} == want["totals"]

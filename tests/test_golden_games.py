@@ -7,19 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scanner.cli import main
-
 GAMES = Path(__file__).parent / "golden" / "games"
 EXPECTED = tomllib.loads((GAMES / "expected.toml").read_text(encoding="utf-8"))
-
-
-def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict]:
-    """Run the CLI in-process and return its exit code and its JSON output."""
-    try:
-        code = main(args)
-    except SystemExit as exit_:
-        code = exit_.code
-    return code, json.loads(capsys.readouterr().out)
 
 
 def test_every_game_file_has_an_expectation() -> None:
@@ -34,9 +23,10 @@ def test_expectations_add_up(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_golden_game(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_golden_game(name: str, cli) -> None:
     want = EXPECTED[name]
-    code, out = run_cli(["game", str(GAMES / name), "--json"], capsys)
+    result = cli("game", str(GAMES / name), "--json")
+    code, out = result.code, result.json
     assert code == 0
     assert {team["name"]: team["running"] for team in out["teams"]} == want["running"]
     assert {team["name"]: team["total"] for team in out["teams"]} == {
@@ -47,14 +37,13 @@ def test_golden_game(name: str, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_each_deal_scores_alone(
-    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_each_deal_scores_alone(name: str, tmp_path: Path, cli) -> None:
     deals = json.loads((GAMES / name).read_text(encoding="utf-8"))
     for index, deal in enumerate(deals):
         path = tmp_path / f"deal-{index + 1}.json"
         path.write_text(json.dumps(deal), encoding="utf-8")
-        code, out = run_cli(["score", str(path), "--json"], capsys)
+        result = cli("score", str(path), "--json")
+        code, out = result.code, result.json
         assert code == 0
         totals = {team["name"]: team["total"] for team in out["teams"]}
         assert totals == {team: d[index] for team, d in EXPECTED[name]["deals"].items()}
