@@ -1,0 +1,252 @@
+"""One synthetic overhead photograph of a Hand and Foot table, with exact labels.
+
+>>> scene = render_scene(7, size=(640, 480))  # doctest: +SKIP
+>>> scene.image.shape, scene.labels["cards"][0]["code"]  # doctest: +SKIP
+((480, 640, 3), 'KR')
+"""
+
+from __future__ import annotations
+
+import functools
+import zlib
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from model.synth import effects
+from model.synth.camera import Camera, apply_homography, sample_camera
+from model.synth.clutter import plan_clutter
+from model.synth.compose import Canvas, placement_matrix
+from model.synth.faces import ALL_STYLES, render_back, render_face, render_nonplaying
+from model.synth.labels import SCHEMA_ID, camera_label, card_label, object_label
+from model.synth.layout import Layout, ObjectSpot, card_size_mm, plan_table
+from model.synth.props import PROP_KINDS, render_prop
+from model.synth.surfaces import SURFACES, render_surface
+from model.synth.types import CardStyle, Surface
+
+SPLITS = ("train", "test")
+DECKS = ("standard", "special", "both")
+TEXTURE_SIZE = (1536, 1152)  # the table texture, drawn once per surface and variant
+TEXTURE_PX_PER_MM = 1.5
+HELD_OUT_SHARE = 0.6  # in test scenes, how often the held-out designs are used
+
+
+@dataclass(frozen=True)
+class Scene:
+    image: np.ndarray  # (h, w, 3) uint8 RGB: the frame as a camera would deliver it
+    jpeg: bytes | None  # the same frame as a JPEG file (None when effects are off)
+    labels: dict
+
+
+def scene_rng(seed: int, index: int, split: str, deck: str) -> np.random.Generator:
+    key = [seed, index, SPLITS.index(split), DECKS.index(deck)]
+    return np.random.default_rng(np.random.SeedSequence(key))
+
+
+def _pools(rng: np.random.Generator, split: str, deck: str) -> tuple[str, list[CardStyle], Surface]:
+    chosen = deck if deck != "both" else ("special" if rng.random() < 0.3 else "standard")
+    held_out = split == "test" and rng.random() < HELD_OUT_SHARE
+    wanted = "test" if held_out else "train"
+    styles = [s for s in ALL_STYLES if s.deck == chosen and s.split == wanted]
+    count = min(len(styles), int(rng.choice([1, 1, 1, 2, 2, 3])))
+    picked = [styles[i] for i in rng.choice(len(styles), size=count, replace=False)]
+    surfaces_wanted = "test" if split == "test" and rng.random() < HELD_OUT_SHARE else "train"
+    surfaces = [s for s in SURFACES if s.split == surfaces_wanted]
+    return chosen, picked, surfaces[rng.integers(len(surfaces))]
+
+
+@functools.lru_cache(maxsize=48)
+def _texture(surface: Surface, variant: int) -> np.ndarray:
+    return render_surface(surface, variant, TEXTURE_SIZE)
+
+
+def _table(rng: np.random.Generator, surface: Surface, camera: Camera) -> np.ndarray:
+    """The table as the camera sees it: the cached texture turned, scaled, shifted and tinted."""
+    texture = _texture(surface, int(rng.integers(2)))
+    scale = rng.uniform(0.75, 1.35) / TEXTURE_PX_PER_MM  # mm per texture px
+    angle = np.radians(rng.uniform(0, 360))
+    c, s = np.cos(angle) * scale, np.sin(angle) * scale
+    w, h = TEXTURE_SIZE
+    shift = rng.uniform(-0.2, 0.2, 2) * np.array([w, h]) * scale
+    to_table = np.array([[c, -s, shift[0]], [s, c, shift[1]], [0, 0, 1]]) @ np.array(
+        [[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]]
+    )
+    frame = cv2.warpPerspective(
+        texture,
+        camera.homography @ to_table,
+        (camera.width, camera.height),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REFLECT_101,
+    )
+    tint = rng.uniform(0.85, 1.12, 3)
+    return np.clip(frame.astype(np.float32) * tint, 0, 255)
+
+
+def _frame_edges(camera: Camera) -> list[tuple[np.ndarray, np.ndarray]]:
+    """For each side of the frame: a random-free point (its middle) on the table and the
+    outward direction, so hands can reach in from any border."""
+    w, h = camera.width, camera.height
+    inverse = np.linalg.inv(camera.homography)
+    edges = []
+    for inside, outside in (
+        ((w / 2, 0), (w / 2, -50)),
+        ((w / 2, h), (w / 2, h + 50)),
+        ((0, h / 2), (-50, h / 2)),
+        ((w, h / 2), (w + 50, h / 2)),
+    ):
+        a, b = apply_homography(inverse, np.array([inside, outside]))
+        direction = (b - a) / np.linalg.norm(b - a)
+        edges.append((a, direction))
+    return edges
+
+
+def render_scene(
+    seed: int,
+    index: int = 0,
+    *,
+    split: str = "train",
+    deck: str = "both",
+    size: tuple[int, int] | None = None,
+    photographic: bool = True,
+    glyphs: bool = True,
+) -> Scene:
+    """Render scene ``index`` of the run seeded ``seed``. ``photographic=False`` leaves out
+    light, blur, noise and JPEG (the labels are the same); ``glyphs=False`` draws every card
+    without its corner indices. Both exist so tests can check the labels against the pixels."""
+    if split not in SPLITS or deck not in DECKS:
+        raise ValueError(f"split must be one of {SPLITS} and deck one of {DECKS}")
+    rng = scene_rng(seed, index, split, deck)
+    chosen_deck, styles, surface = _pools(rng, split, deck)
+    camera = sample_camera(rng, size)
+    light = effects.sample_light(rng, camera.width, camera.height, camera.px_per_mm)
+    area = camera.visible_table(margin_px=0.12 * max(camera.width, camera.height))
+    layout = plan_table(rng, area, styles, chosen_deck)
+    plan_clutter(rng, layout, area, _frame_edges(camera), styles, PROP_KINDS)
+    canvas = Canvas(_table(rng, surface, camera))
+    painter = _Painter(rng, canvas, camera, light if photographic else None, glyphs)
+    drawn = [painter.object(spot) for spot in layout.objects_below]
+    cards = painter.cards(layout, chosen_deck)
+    drawn += [painter.object(spot) for spot in layout.objects_above]
+    # Labels wait for the last object: later ones hide parts of earlier ones.
+    objects = [object_label(*item, canvas.ids) for item in drawn if item is not None]
+    labels = {
+        "schema": SCHEMA_ID,
+        "seed": seed,
+        "index": index,
+        "split": split,
+        "width": camera.width,
+        "height": camera.height,
+        "deck": chosen_deck,
+        "styles": [style.name for style in styles],
+        "surface": surface.name,
+        "camera": camera_label(camera),
+        "cards": cards,
+        "melds": [
+            {"id": group.id, "kind": group.kind, "cards": group.cards} for group in layout.groups
+        ],
+        "objects": objects,
+    }
+    if not photographic:
+        return Scene(np.clip(canvas.rgb, 0, 255).astype(np.uint8), None, labels)
+    rgb = effects.apply_light(canvas.rgb, light)
+    rgb = effects.apply_lens(rng, rgb, camera.px_per_mm)
+    rgb = effects.apply_sensor(rng, rgb)
+    data, image = effects.encode_jpeg(rng, rgb)
+    return Scene(image, data, labels)
+
+
+class _Painter:
+    """Draws a layout's objects in order and labels them from the finished id map."""
+
+    CARD_LIFT_MM = 0.4
+
+    def __init__(self, rng, canvas: Canvas, camera: Camera, light, glyphs: bool) -> None:
+        self.rng, self.canvas, self.camera, self.light, self.glyphs = (
+            rng,
+            canvas,
+            camera,
+            light,
+            glyphs,
+        )
+        self.next_id = 1
+
+    def _shadow(self, lift_mm: float, blur_mm: float):
+        if self.light is None:
+            return None
+        dx, dy = self.light.shadow
+        ppm = self.camera.px_per_mm
+        return (dx * lift_mm, dy * lift_mm, max(0.5, blur_mm * ppm))
+
+    def _draw(self, rgba, size_mm, centre, angle, *, convex, lift_mm, glossy=0.0):
+        h, w = rgba.shape[:2]
+        homography = self.camera.homography @ placement_matrix((w, h), size_mm, centre, angle)
+        object_id = self.next_id
+        self.next_id += 1
+        drawn = self.canvas.draw(
+            rgba,
+            homography,
+            object_id=object_id,
+            convex=convex,
+            shadow=self._shadow(lift_mm, 0.3 + lift_mm * 0.15),
+            glare=None if self.light is None else self.light.glare,
+            glossy=glossy,
+        )
+        return object_id, homography, drawn
+
+    def cards(self, layout: Layout, deck: str) -> list[dict]:
+        drawn = []
+        for card_id, spot in enumerate(layout.cards):
+            face = render_face(spot.style, spot.name, glyphs=self.glyphs)
+            object_id, homography, _ = self._draw(
+                face.rgba,
+                card_size_mm(spot.style),
+                spot.centre,
+                spot.angle,
+                convex=True,
+                lift_mm=self.CARD_LIFT_MM,
+                glossy=spot.style.glossy,
+            )
+            drawn.append((card_id, spot, face, object_id, homography))
+        # Labels wait for the last card: later cards hide parts of earlier ones.
+        return [
+            card_label(
+                self.canvas.ids,
+                object_id,
+                face,
+                homography,
+                card_id=card_id,
+                group=spot.group,
+                name=spot.name,
+                deck=deck,
+            )
+            for card_id, spot, face, object_id, homography in drawn
+        ]
+
+    def object(self, spot: ObjectSpot) -> tuple | None:
+        """Draw one non-card object; returns what its label needs, or None if out of view."""
+        if spot.kind == "back" or spot.kind.startswith("nonplaying:"):
+            if spot.kind == "back":
+                face, kind = render_back(spot.style, spot.variant), "card-back"
+            else:
+                sub = spot.kind.split(":", 1)[1]
+                face, kind = render_nonplaying(spot.style, sub, spot.variant), f"{sub}-card"
+            object_id, _, drawn = self._draw(
+                face.rgba,
+                card_size_mm(spot.style),
+                spot.centre,
+                spot.angle,
+                convex=True,
+                lift_mm=self.CARD_LIFT_MM,
+                glossy=spot.style.glossy,
+            )
+            return None if drawn.box is None else (kind, drawn.quad, object_id, True)
+        prop_rng = np.random.default_rng(
+            zlib.crc32(spot.kind.encode()) ^ int(self.rng.integers(1 << 31))
+        )
+        prop = render_prop(spot.kind, prop_rng)
+        lift = {"cup": 60.0, "glasses-case": 25.0, "phone": 6.0, "hand": 30.0}.get(spot.kind, 2.0)
+        object_id, _, drawn = self._draw(
+            prop.rgba, prop.size_mm, spot.centre, spot.angle, convex=False, lift_mm=lift
+        )
+        return None if drawn.box is None else (prop.kind, drawn.quad, object_id, False)
