@@ -47,7 +47,7 @@ def _mip(texture: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, np.nd
         np.linalg.norm(corners[1] - corners[0]) / w, np.linalg.norm(corners[3] - corners[0]) / h
     )
     shrink = 1.0
-    while factor * shrink < 0.5 and min(w, h) * shrink > 16:
+    while factor / shrink < 0.5 and min(w, h) * shrink > 16:
         shrink *= 0.5
     if shrink == 1.0:
         return texture, homography
@@ -157,7 +157,7 @@ def visible_fraction(ids: np.ndarray, object_id: int, quad: np.ndarray) -> float
         return 0.0
     frame_part = inside[fy0 - y0 : fy1 - y0, fx0 - x0 : fx1 - x0]
     seen = np.count_nonzero((ids[fy0:fy1, fx0:fx1] == object_id) & (frame_part == 1))
-    return seen / total
+    return float(seen / total)
 
 
 def camera_matrix(camera: Camera, placement: np.ndarray) -> np.ndarray:

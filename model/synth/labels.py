@@ -18,7 +18,7 @@ def _points(quad: np.ndarray) -> list[list[float]]:
 def reading_angle(quad: np.ndarray) -> float:
     """Degrees the index is turned clockwise in the frame from upright (0 = reads normally)."""
     dx, dy = quad[1] - quad[0]
-    return round(float(np.degrees(np.arctan2(dy, dx)) % 360.0), 1)
+    return round(float(np.degrees(np.arctan2(dy, dx))), 1) % 360.0
 
 
 def card_label(
@@ -26,10 +26,10 @@ def card_label(
     object_id: int,
     face,
     homography: np.ndarray,
-    *,
     card_id: int,
     group: int,
     name: str,
+    *,
     deck: str,
 ) -> dict:
     h, w = face.rgba.shape[:2]
@@ -45,7 +45,7 @@ def card_label(
                 "corner": "top-left" if mark.orientation == 0 else "bottom-right",
                 "orientation": reading_angle(quad),
                 "visible_fraction": round(seen, 4),
-                "visible": seen >= INDEX_VISIBLE,
+                "visible": bool(seen >= INDEX_VISIBLE),
             }
         )
     return {

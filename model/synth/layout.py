@@ -114,8 +114,11 @@ def meld_names(rng: np.random.Generator, deck: str, size: int, kind: str) -> lis
 
 def loose_names(rng: np.random.Generator, deck: str) -> tuple[str, str]:
     """A card lying on its own and its group kind: red threes, black threes, Villains…"""
-    if deck == "special":
-        choices = ("VILLAIN", "LADY", "JOKER", *SPECIAL_NATURALS)
+    if deck == "special":  # Villains are discarded to block the pile; Ladies wait in hand
+        roll = rng.random()
+        if roll < 0.5:
+            return ("VILLAIN", "LADY")[int(roll > 0.35)], SINGLE
+        choices = ("JOKER", "JESTER", *SPECIAL_NATURALS)
         return choices[rng.integers(len(choices))], SINGLE
     if rng.random() < 0.5:
         return "3" + ("H", "D")[rng.integers(2)], RED_THREE
@@ -189,15 +192,17 @@ def plan_table(
     taken: list[np.ndarray] = []
     seats = rng.choice([0.0, 90.0, 180.0, 270.0], size=int(rng.integers(1, 5)), replace=False)
     style_weights = rng.dirichlet(np.ones(len(styles)) * 0.7)
-    # Two sides' tables at the end of a deal: a handful to a few dozen melds and books.
-    wanted = int(rng.integers(3, 28))
-    for _ in range(60):
+    # Two sides' tables at the end of a deal: a few to a few dozen melds and books, denser
+    # where the camera sees less of the table.
+    _place_loose_cards(rng, layout, taken, lo, hi, styles, style_weights, deck)
+    area_m2 = float(np.prod(hi - lo)) / 1e6
+    wanted = int(np.clip(area_m2 * rng.uniform(35, 90), 3, 45))
+    for _ in range(80):
         if len(layout.groups) >= wanted:
             break
         seat = float(rng.choice(seats))
         angle = seat + rng.normal(0, 4) if rng.random() < 0.85 else rng.uniform(0, 360)
         _place_row(rng, layout, taken, rng.uniform(lo, hi), angle, styles, style_weights, deck)
-    _place_loose_cards(rng, layout, taken, lo, hi, styles, style_weights, deck)
     return layout
 
 
@@ -250,19 +255,21 @@ def _lay_fan(rng, layout, fan, centre, extent, angle, styles, weights, style) ->
 
 
 def _place_loose_cards(rng, layout, taken, lo, hi, styles, weights, deck) -> None:
-    for _ in range(int(rng.integers(0, 5))):
+    for _ in range(int(rng.integers(0, 6))):
         style = styles[rng.choice(len(styles), p=weights)]
         name, kind = loose_names(rng, deck)
         count = int(rng.integers(1, 4)) if kind == RED_THREE else 1
         card_w, card_h = card_size_mm(style)
         angle = rng.uniform(0, 360)
-        centre = rng.uniform(lo, hi)
         along = rotation(angle) @ np.array([1.0, 0.0])
         step = card_w * rng.uniform(1.05, 1.3)  # red threes lie side by side, apart
-        outline = _box(
-            centre + along * step * (count - 1) / 2, np.array([step * count, card_h]) + 4, angle
-        )
-        if _occupied(taken, outline):
+        for _ in range(8):  # a few tries to find a free spot
+            centre = rng.uniform(lo, hi)
+            middle = centre + along * step * (count - 1) / 2
+            outline = _box(middle, np.array([step * count, card_h]) + 4, angle)
+            if not _occupied(taken, outline):
+                break
+        else:
             continue
         taken.append(outline)
         for i in range(count):

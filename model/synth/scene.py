@@ -22,13 +22,13 @@ from model.synth.faces import ALL_STYLES, render_back, render_face, render_nonpl
 from model.synth.labels import SCHEMA_ID, camera_label, card_label, object_label
 from model.synth.layout import Layout, ObjectSpot, card_size_mm, plan_table
 from model.synth.props import PROP_KINDS, render_prop
-from model.synth.surfaces import SURFACES, render_surface
+from model.synth.surfaces import FIELD_MM, SURFACES, render_surface
 from model.synth.types import CardStyle, Surface
 
 SPLITS = ("train", "test")
 DECKS = ("standard", "special", "both")
 TEXTURE_SIZE = (1536, 1152)  # the table texture, drawn once per surface and variant
-TEXTURE_PX_PER_MM = 1.5
+TEXTURE_PX_PER_MM = TEXTURE_SIZE[0] / FIELD_MM  # the surfaces draw FIELD_MM across a texture
 HELD_OUT_SHARE = 0.6  # in test scenes, how often the held-out designs are used
 
 
@@ -56,6 +56,14 @@ def _pools(rng: np.random.Generator, split: str, deck: str) -> tuple[str, list[C
     return chosen, picked, surfaces[rng.integers(len(surfaces))]
 
 
+PROP_VARIANTS = 16  # props are drawn once per variant and cached: a hand takes ~0.1 s
+
+
+@functools.lru_cache(maxsize=256)
+def _prop(kind: str, variant: int):
+    return render_prop(kind, np.random.default_rng([zlib.crc32(kind.encode()), variant]))
+
+
 @functools.lru_cache(maxsize=48)
 def _texture(surface: Surface, variant: int) -> np.ndarray:
     return render_surface(surface, variant, TEXTURE_SIZE)
@@ -64,7 +72,9 @@ def _texture(surface: Surface, variant: int) -> np.ndarray:
 def _table(rng: np.random.Generator, surface: Surface, camera: Camera) -> np.ndarray:
     """The table as the camera sees it: the cached texture turned, scaled, shifted and tinted."""
     texture = _texture(surface, int(rng.integers(2)))
-    scale = rng.uniform(0.75, 1.35) / TEXTURE_PX_PER_MM  # mm per texture px
+    # Stretch the pattern a little, and more for wide views, so mirrored edges stay rare.
+    seen_mm = np.ptp(camera.visible_table(), axis=0).max()
+    scale = max(rng.uniform(0.8, 1.25), 0.7 * seen_mm / FIELD_MM) / TEXTURE_PX_PER_MM
     angle = np.radians(rng.uniform(0, 360))
     c, s = np.cos(angle) * scale, np.sin(angle) * scale
     w, h = TEXTURE_SIZE
@@ -126,9 +136,10 @@ def render_scene(
     canvas = Canvas(_table(rng, surface, camera))
     painter = _Painter(rng, canvas, camera, light if photographic else None, glyphs)
     drawn = [painter.object(spot) for spot in layout.objects_below]
-    cards = painter.cards(layout, chosen_deck)
+    laid = painter.cards(layout)
     drawn += [painter.object(spot) for spot in layout.objects_above]
     # Labels wait for the last object: later ones hide parts of earlier ones.
+    cards = [card_label(canvas.ids, *card, deck=chosen_deck) for card in laid]
     objects = [object_label(*item, canvas.ids) for item in drawn if item is not None]
     labels = {
         "schema": SCHEMA_ID,
@@ -194,8 +205,9 @@ class _Painter:
         )
         return object_id, homography, drawn
 
-    def cards(self, layout: Layout, deck: str) -> list[dict]:
-        drawn = []
+    def cards(self, layout: Layout) -> list[tuple]:
+        """Draw the face-up cards in order; returns what each card's label needs."""
+        laid = []
         for card_id, spot in enumerate(layout.cards):
             face = render_face(spot.style, spot.name, glyphs=self.glyphs)
             object_id, homography, _ = self._draw(
@@ -207,21 +219,8 @@ class _Painter:
                 lift_mm=self.CARD_LIFT_MM,
                 glossy=spot.style.glossy,
             )
-            drawn.append((card_id, spot, face, object_id, homography))
-        # Labels wait for the last card: later cards hide parts of earlier ones.
-        return [
-            card_label(
-                self.canvas.ids,
-                object_id,
-                face,
-                homography,
-                card_id=card_id,
-                group=spot.group,
-                name=spot.name,
-                deck=deck,
-            )
-            for card_id, spot, face, object_id, homography in drawn
-        ]
+            laid.append((object_id, face, homography, card_id, spot.group, spot.name))
+        return laid
 
     def object(self, spot: ObjectSpot) -> tuple | None:
         """Draw one non-card object; returns what its label needs, or None if out of view."""
@@ -230,7 +229,8 @@ class _Painter:
                 face, kind = render_back(spot.style, spot.variant), "card-back"
             else:
                 sub = spot.kind.split(":", 1)[1]
-                face, kind = render_nonplaying(spot.style, sub, spot.variant), f"{sub}-card"
+                face = render_nonplaying(spot.style, sub, spot.variant)
+                kind = sub if sub.endswith("card") else f"{sub}-card"
             object_id, _, drawn = self._draw(
                 face.rgba,
                 card_size_mm(spot.style),

@@ -1,0 +1,171 @@
+"""The deck designs: public :class:`CardStyle` values plus the drawing details behind each.
+
+Designs differ the way printed decks do: index typeface, size and placement, suit shapes, pip
+layout, court art, jokers, paper colour, border and corner radius, width. Styles whose split is
+"test" use typefaces, a suit design ("deco") and a court-art variant ("diagonal") that no
+training style uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..types import CardStyle
+from .draw import Color, seed_of
+
+WHITE: Color = (249, 248, 244)
+BRIGHT: Color = (252, 252, 250)
+CREAM: Color = (244, 237, 218)
+IVORY: Color = (247, 243, 231)
+
+
+@dataclass(frozen=True)
+class Design:
+    """How a deck is drawn, beyond what :class:`CardStyle` says."""
+
+    stock: Color = WHITE
+    mottle: float = 2.0  # low-frequency paper unevenness (grey levels)
+    grain: float = 2.5  # per-pixel print/paper noise (sigma)
+    radius: int = 14  # corner radius in px
+    border: str = "none"  # "none", "line", "double"
+    border_inset: int = 6
+    border_color: Color = (60, 60, 70)
+    red: Color = (206, 28, 40)
+    black: Color = (24, 24, 28)
+    suits: str = "classic"
+    rank_cap: int = 30  # cap height of the index rank
+    suit_h: int = 20  # height of the pip under (or beside) the rank
+    layout: str = "stack"  # "stack", "stack-left", "beside"
+    gap: int = 4  # between rank and pip
+    margin: tuple[int, int] = (9, 11)  # x, y from the card's edge to the index
+    x_scale: float = 1.0  # horizontal squeeze of the index glyphs
+    ten_tracking: float = 0.02  # gap between the 1 and the 0 of "10" (fraction of cap)
+    weight: float = 1.0  # stroke weight of vector typefaces
+    pips: str = "classic"  # "classic", "compact", "big-center"
+    pip_h: int = 40
+    ace: str = "plain"  # "plain", "ornate"
+    court: str = "classic"  # "classic", "modern", "diagonal"
+    palette: str = "classic"
+    jokers: tuple[str, str] = ("jester", "star")  # centre art of JK and JK2
+    joker_index: tuple[str, str] = ("vertical", "star")
+    backs: tuple[str, ...] = ("lattice", "rings", "dots")
+    # special deck only
+    colours: str = "rainbow"  # "rainbow", "duo", "mono"
+    word_corner: str = "abbr"  # "abbr", "word", "vertical"
+    underline69: bool = False
+    centre: str = "ring"  # "ring", "plain", "band"
+    text_face: str = "DejaVu Sans"  # running text of non-playing cards
+
+
+def _s(name, split, typeface, jumbo=False, glossy=0.5, width=250, deck="standard", **kw):
+    style = CardStyle(name, deck, split, typeface, jumbo, glossy, width)
+    return style, Design(**kw)
+
+
+_JUMBO = dict(rank_cap=52, suit_h=30, margin=(7, 9), pips="compact", pip_h=32)
+
+_TABLE = [
+    # ---- standard, train
+    _s("classic-sans", "train", "DejaVu Sans Bold", glossy=0.6, radius=14, suits="classic",
+       rank_cap=29, suit_h=19, border="none", backs=("lattice", "rings", "checker")),
+    _s("casino-serif", "train", "Vector Serif", glossy=0.75, radius=15, suits="classic",
+       rank_cap=32, suit_h=20, ace="ornate", weight=1.05, stock=BRIGHT,
+       jokers=("jester", "text"), joker_index=("vertical", "vertical")),
+    _s("narrow-jumbo", "train", "Nimbus Sans Narrow Bold", jumbo=True, glossy=0.5,
+       suits="rounded", court="modern", ten_tracking=-0.02, **{**_JUMBO, "rank_cap": 56},
+       jokers=("star", "jester"), joker_index=("star", "vertical-star"),
+       backs=("dots", "checker", "logo")),
+    _s("bookman-bridge", "train", "URW Bookman Demi", glossy=0.3, width=224, suits="narrow",
+       stock=CREAM, rank_cap=27, suit_h=17, margin=(8, 10), border="line", border_inset=5,
+       radius=12, palette="warm", x_scale=0.92, text_face="DejaVu Serif"),
+    _s("condensed-jumbo", "train", "DejaVu Sans Condensed Bold", jumbo=True, glossy=0.65,
+       suits="angular", court="modern", layout="beside",
+       **{**_JUMBO, "suit_h": 26, "pips": "big-center"}, gap=3, ten_tracking=-0.04,
+       jokers=("text", "star"),
+       joker_index=("vertical-star", "star"), backs=("checker", "logo", "lattice")),
+    _s("liberation-serif", "train", "Liberation Serif Bold", glossy=0.45, suits="classic",
+       layout="stack-left", stock=IVORY, rank_cap=31, suit_h=20, margin=(8, 9), radius=13,
+       ace="ornate", text_face="Liberation Serif", jokers=("star", "jester")),
+    _s("century-bridge", "train", "C059 Bold", glossy=0.35, width=224, suits="rounded",
+       border="double", border_inset=5, rank_cap=27, suit_h=18, margin=(9, 11), radius=11,
+       palette="pastel", backs=("rings", "dots", "lattice")),
+    _s("strokes-jumbo", "train", "Vector Sans", jumbo=True, glossy=0.55, suits="narrow",
+       court="modern", weight=1.1, **{**_JUMBO, "rank_cap": 50, "suit_h": 32},
+       jokers=("jester", "star"), joker_index=("vertical", "star"), stock=BRIGHT),
+    _s("freeserif-casino", "train", "Free Serif Bold", glossy=0.9, suits="angular",
+       layout="beside", rank_cap=30, suit_h=17, gap=2, margin=(8, 10), radius=16,
+       pip_h=38, jokers=("star", "text"), joker_index=("star", "vertical")),
+    _s("liberation-bridge", "train", "Liberation Sans Bold", glossy=0.5, width=224,
+       suits="classic", rank_cap=26, suit_h=17, gap=2, margin=(7, 8), radius=10,
+       court="modern", x_scale=0.88, border="line", border_inset=4, palette="bright"),
+    _s("roman-matte", "train", "Nimbus Roman Bold", glossy=0.1, suits="narrow", stock=CREAM,
+       rank_cap=30, suit_h=19, gap=5, margin=(11, 13), radius=18, mottle=3.5, grain=3.5,
+       ace="ornate", palette="warm", text_face="DejaVu Serif"),
+    _s("bookman-wide", "train", "URW Bookman Demi", glossy=0.7, suits="rounded",
+       rank_cap=28, suit_h=21, x_scale=1.12, margin=(10, 11), border="line",
+       border_color=(170, 30, 40), border_inset=7, jokers=("text", "jester")),
+    # ---- standard, held out
+    _s("gothic-jumbo", "test", "URW Gothic Demi", jumbo=True, glossy=0.6, suits="deco",
+       court="diagonal", **{**_JUMBO, "rank_cap": 50, "suit_h": 30, "pips": "big-center"},
+       jokers=("jester", "star"), joker_index=("star", "vertical-star"), palette="bright",
+       backs=("rings", "checker")),
+    _s("palatino-bridge", "test", "P052 Bold", glossy=0.4, width=224, suits="deco",
+       court="diagonal", rank_cap=28, suit_h=18, margin=(8, 10), stock=IVORY, border="line",
+       border_inset=5, radius=12, ace="ornate", jokers=("star", "jester"),
+       joker_index=("vertical", "star"), backs=("lattice", "dots")),
+    _s("serif-condensed", "test", "DejaVu Serif Condensed Bold", glossy=0.8, suits="rounded",
+       rank_cap=31, suit_h=19, layout="stack-left", margin=(9, 10), radius=15,
+       jokers=("jester", "text"), joker_index=("vertical-star", "vertical")),
+    # ---- special deck
+    _s("hnf-bold", "train", "Liberation Sans Bold", deck="special", glossy=0.6, rank_cap=30,
+       colours="rainbow", word_corner="abbr", centre="ring", margin=(10, 11),
+       backs=("logo", "rings")),
+    _s("hnf-classic", "train", "URW Bookman Demi", deck="special", glossy=0.4, stock=CREAM,
+       rank_cap=28, colours="duo", word_corner="word", underline69=True, centre="plain",
+       border="line", border_inset=6, text_face="DejaVu Serif", backs=("lattice", "logo")),
+    _s("hnf-mono", "train", "Nimbus Sans Narrow Bold", deck="special", glossy=0.7,
+       rank_cap=34, colours="mono", word_corner="vertical", centre="band", margin=(9, 10),
+       backs=("checker", "logo")),
+    _s("hnf-strokes", "train", "Vector Sans", deck="special", jumbo=True, glossy=0.5,
+       rank_cap=46, colours="rainbow", word_corner="abbr", underline69=True, centre="plain",
+       margin=(8, 9), weight=1.1, backs=("dots", "logo")),
+    _s("hnf-serif", "train", "Free Serif Bold", deck="special", glossy=0.85, width=224,
+       rank_cap=28, colours="duo", word_corner="vertical", centre="ring", stock=IVORY,
+       border="double", border_inset=5, radius=11, backs=("rings", "logo")),
+    _s("hnf-round", "test", "Free Sans Bold", deck="special", glossy=0.55, rank_cap=32,
+       colours="rainbow", word_corner="word", centre="band", underline69=True,
+       backs=("logo", "checker")),
+    _s("hnf-palatino", "test", "P052 Bold", deck="special", jumbo=True, glossy=0.3,
+       rank_cap=44, colours="mono", word_corner="abbr", centre="ring", stock=CREAM,
+       backs=("lattice", "logo")),
+]  # fmt: skip
+
+_DESIGNS: dict[str, Design] = {s.name: d for s, d in _TABLE}
+STANDARD_STYLES: tuple[CardStyle, ...] = tuple(s for s, _ in _TABLE if s.deck == "standard")
+SPECIAL_STYLES: tuple[CardStyle, ...] = tuple(s for s, _ in _TABLE if s.deck == "special")
+ALL_STYLES: tuple[CardStyle, ...] = STANDARD_STYLES + SPECIAL_STYLES
+_BY_NAME = {s.name: s for s in ALL_STYLES}
+
+
+def style_by_name(name: str) -> CardStyle:
+    """The style called ``name``.
+
+    >>> style_by_name("classic-sans").deck
+    'standard'
+    """
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"{name!r} is not a card style; known: {sorted(_BY_NAME)}") from None
+
+
+def design_of(style: CardStyle) -> Design:
+    """The drawing details of ``style``; a style made elsewhere borrows a registered design of
+    its deck (chosen by its name), sized for its own jumbo flag."""
+    d = _DESIGNS.get(style.name)
+    if d is not None:
+        return d
+    pool = [s for s in ALL_STYLES if s.deck == style.deck and s.jumbo == style.jumbo]
+    pool = pool or [s for s in ALL_STYLES if s.deck == style.deck]
+    base = _DESIGNS[pool[seed_of(style.name) % len(pool)].name]
+    return replace(base)
