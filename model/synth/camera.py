@@ -45,9 +45,10 @@ class Camera:
 
 
 def apply_homography(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Map (N, 2) points through the 3×3 homography ``h``."""
     points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    homogeneous = np.hstack([points, np.ones((len(points), 1))]) @ h.T
-    return homogeneous[:, :2] / homogeneous[:, 2:3]
+    mapped = points @ h[:, :2].T + h[:, 2]
+    return mapped[:, :2] / mapped[:, 2:3]
 
 
 def look_at_camera(

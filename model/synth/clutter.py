@@ -8,8 +8,10 @@ import numpy as np
 from model.synth.layout import Layout, ObjectSpot, rotation
 from model.synth.types import CardStyle
 
-BELOW_PROPS = ("score-pad", "phone", "pen", "coaster", "glasses-case")
 ABOVE_PROPS = ("cup",)
+BACK_VARIANTS = 3
+NONPLAYING = {"standard": ("ad", "score-card"), "special": ("rules", "hint", "promo")}
+NONPLAYING_VARIANTS = 2
 
 
 def plan_clutter(
@@ -28,14 +30,14 @@ def plan_clutter(
             _pile(rng, layout, rng.uniform(lo, hi), styles)
     if rng.random() < 0.18:
         style = styles[rng.integers(len(styles))]
-        kinds = ("rules", "hint", "promo") if style.deck == "special" else ("ad", "score-card")
+        kinds = NONPLAYING[style.deck]
         layout.objects_below.append(
             ObjectSpot(
                 "nonplaying:" + kinds[rng.integers(len(kinds))],
                 style,
                 rng.uniform(lo, hi),
                 rng.uniform(0, 360),
-                variant=int(rng.integers(0, 4)),
+                variant=int(rng.integers(0, NONPLAYING_VARIANTS)),
             )
         )
     for kind in prop_kinds:
@@ -64,7 +66,7 @@ def plan_clutter(
 def _pile(rng: np.random.Generator, layout: Layout, centre: np.ndarray, styles) -> None:
     style = styles[rng.integers(len(styles))]
     angle = rng.uniform(0, 360)
-    variant = int(rng.integers(0, 3))
+    variant = int(rng.integers(0, BACK_VARIANTS))
     for _ in range(int(rng.integers(3, 12))):
         jitter = rotation(angle) @ rng.normal(0, 1.2, 2)
         layout.objects_below.append(

@@ -39,6 +39,35 @@ def placement_matrix(
     return move @ turn @ scale
 
 
+_MIPS: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
+_MIPS_KEPT = 6000
+
+
+def _shrunk(texture: np.ndarray, shrink: float) -> np.ndarray:
+    """``texture`` reduced by ``shrink``, remembered: the same faces are drawn in every scene.
+    The entry keeps the original alive, so its id cannot be reused by another array."""
+    key = (id(texture), shrink)
+    hit = _MIPS.get(key)
+    if hit is not None:
+        return hit[1]
+    h, w = texture.shape[:2]
+    small = cv2.resize(
+        texture,
+        (max(1, round(w * shrink)), max(1, round(h * shrink))),
+        interpolation=cv2.INTER_AREA,
+    )
+    if len(_MIPS) >= _MIPS_KEPT:
+        _MIPS.pop(next(iter(_MIPS)))
+    _MIPS[key] = (texture, small)
+    return small
+
+
+def prepare_mips(texture: np.ndarray, levels: int = 3) -> None:
+    """Shrink ``texture`` ahead of time to the sizes scenes will ask for."""
+    for level in range(1, levels + 1):
+        _shrunk(texture, 0.5**level)
+
+
 def _mip(texture: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Shrink the texture first when the frame shows it much smaller (warping alone aliases)."""
     h, w = texture.shape[:2]
@@ -61,12 +90,24 @@ def _mip(texture: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 class Canvas:
-    """The frame being drawn (float32 RGB, 0–255) and its id map."""
+    """The frame being drawn (uint8 RGB plus an unused fourth channel) and its id map.
+
+    Blending goes through ``cv2.blendLinear``, a single pass per object: a scene draws a few
+    hundred objects, so this is where its time goes.
+    """
 
     def __init__(self, background: np.ndarray) -> None:
-        self.rgb = background.astype(np.float32)
+        """``background``: (h, w, 4) uint8, taken over (not copied), or (h, w, 3). Four
+        channels, like the textures, so blending needs no copies; the fourth is unused."""
         self.height, self.width = background.shape[:2]
+        if background.shape[2] == 3:
+            background = cv2.cvtColor(background, cv2.COLOR_RGB2RGBA)
+        self.rgba = background
         self.ids = np.zeros((self.height, self.width), dtype=np.int32)
+
+    @property
+    def rgb(self) -> np.ndarray:
+        return np.ascontiguousarray(self.rgba[..., :3])
 
     def bounds(self, quad: np.ndarray, grow: float = 0.0) -> tuple[int, int, int, int] | None:
         x0, y0 = np.floor(quad.min(axis=0) - grow).astype(int)
@@ -89,7 +130,7 @@ class Canvas:
     ) -> Drawn:
         """Warp ``rgba`` (object px → frame px by ``homography``) over the frame.
 
-        ``shadow`` = (offset_x px, offset_y px, blur sigma px) darkens the table first.
+        ``shadow`` = (offset_x px, offset_y px, blur sigma px) darkens what lies below first.
         ``convex`` objects (cards) mark the id map with their exact quad; others with their alpha.
         ``glare`` is a frame-sized specular field, shown in proportion to ``glossy``.
         """
@@ -106,27 +147,17 @@ class Canvas:
         warped = cv2.warpPerspective(
             texture, to_roi, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
         )
-        alpha = warped[..., 3:4].astype(np.float32) / 255.0
-        roi = self.rgb[y0:y1, x0:x1]
+        alpha = warped[..., 3].astype(np.float32) * (1.0 / 255.0)
+        roi = self.rgba[y0:y1, x0:x1]
         if shadow is not None:
-            self._shadow(roi, alpha, shadow)
-        colour = warped[..., :3].astype(np.float32)
+            dark = _shadow(alpha, shadow)
+            roi[...] = cv2.blendLinear(np.zeros_like(roi), roi, dark, 1.0 - dark)
         if glare is not None and glossy > 0:
-            spot = glare[y0:y1, x0:x1, None] * glossy
-            colour += spot * (255.0 - colour)
-        roi *= 1.0 - alpha
-        roi += colour * alpha
-        self._mark(object_id, quad, alpha[..., 0], box, convex)
+            spot = glare[y0:y1, x0:x1] * np.float32(glossy)
+            warped = cv2.blendLinear(np.full_like(warped, 255), warped, spot, 1.0 - spot)
+        roi[...] = cv2.blendLinear(warped, roi, alpha, 1.0 - alpha)
+        self._mark(object_id, quad, alpha, box, convex)
         return Drawn(quad, self.bounds(quad))
-
-    @staticmethod
-    def _shadow(roi: np.ndarray, alpha: np.ndarray, shadow: tuple[float, float, float]) -> None:
-        dx, dy, sigma = shadow
-        shift = np.array([[1, 0, dx], [0, 1, dy]], dtype=np.float32)
-        cast = cv2.warpAffine(alpha[..., 0], shift, (roi.shape[1], roi.shape[0]))
-        if sigma > 0.3:
-            cast = cv2.GaussianBlur(cast, (0, 0), sigma)
-        roi *= 1.0 - 0.45 * cast[..., None]
 
     def _mark(self, object_id, quad, alpha, box, convex) -> None:
         x0, y0, x1, y1 = box
@@ -138,6 +169,18 @@ class Canvas:
             ids[alpha > 0.5] = object_id
 
 
+def _shadow(alpha: np.ndarray, shadow: tuple[float, float, float]) -> np.ndarray:
+    """How much each pixel darkens under an object lifted off the table: its outline moved
+    away from the light and softened."""
+    dx, dy, sigma = shadow
+    shift = np.array([[1, 0, dx], [0, 1, dy]], dtype=np.float32)
+    cast = cv2.warpAffine(alpha, shift, (alpha.shape[1], alpha.shape[0]))
+    if sigma > 0.3:  # a box blur of the same spread: as soft, and much cheaper
+        size = 2 * round(sigma * 1.7) + 1
+        cast = cv2.blur(cast, (size, size))
+    return cast * np.float32(0.45)
+
+
 def visible_fraction(ids: np.ndarray, object_id: int, quad: np.ndarray) -> float:
     """The share of ``quad``'s pixels (in frame px, counting those outside the frame) where the
     frame shows ``object_id``. The quad is rasterised exactly as :meth:`Canvas.draw` marks it,
@@ -145,6 +188,8 @@ def visible_fraction(ids: np.ndarray, object_id: int, quad: np.ndarray) -> float
     height, width = ids.shape
     x0, y0 = np.floor(quad.min(axis=0)).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    if x1 <= 0 or y1 <= 0 or x0 >= width or y0 >= height:
+        return 0.0
     inside = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
     points = np.round((quad - [x0, y0]) * (1 << SUBPIXEL_BITS)).astype(np.int32)
     cv2.fillConvexPoly(inside, points, 1, lineType=cv2.LINE_8, shift=SUBPIXEL_BITS)

@@ -4,6 +4,7 @@ random generator, so a seed gives the same frame."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -33,9 +34,12 @@ def sample_light(rng: np.random.Generator, width: int, height: int, px_per_mm: f
     gains = balance * np.ones(3) + (1 - balance) * colour_of_light(kelvin)
     gains /= gains.max()
     # Uneven light: a smooth random field, brighter under the lamp, darker in the corners.
+    # Everything here is smooth, so it is computed on a coarse grid and enlarged.
+    step = 8
+    gw, gh = width // step + 1, height // step + 1
     coarse = rng.uniform(0.55, 1.0, (3, 4)).astype(np.float32)
-    field = cv2.resize(coarse, (width, height), interpolation=cv2.INTER_CUBIC)
-    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    field = cv2.resize(coarse, (gw, gh), interpolation=cv2.INTER_CUBIC)
+    yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32) * step
     cx, cy = rng.uniform(0.2, 0.8) * width, rng.uniform(0.2, 0.8) * height
     radius = rng.uniform(0.6, 1.4) * max(width, height)
     lamp = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * radius**2))
@@ -43,14 +47,17 @@ def sample_light(rng: np.random.Generator, width: int, height: int, px_per_mm: f
     r2 = ((xx - width / 2) / (width / 2)) ** 2 + ((yy - height / 2) / (height / 2)) ** 2
     vignette = 1.0 - vignette_strength * np.clip(r2 / 2, 0, 1) ** 1.5
     field = np.clip(field * (0.6 + 0.4 * lamp) * vignette, 0.2, 1.2).astype(np.float32)
+    field = cv2.resize(field, (width, height), interpolation=cv2.INTER_LINEAR)
     glare = None
     if rng.random() < 0.45:  # the lamp's reflection: one soft spot where glossy cards shine
         gx, gy = rng.uniform(0, width), rng.uniform(0, height)
         spot = rng.uniform(0.04, 0.18) * max(width, height)
         stretch = rng.uniform(0.5, 1.0)
-        glare = np.exp(-(((xx - gx) * stretch) ** 2 + (yy - gy) ** 2) / (2 * spot**2)).astype(
-            np.float32
-        ) * rng.uniform(0.4, 0.95)
+        glare = np.exp(-(((xx - gx) * stretch) ** 2 + (yy - gy) ** 2) / (2 * spot**2))
+        glare = cv2.resize(
+            glare.astype(np.float32), (width, height), interpolation=cv2.INTER_LINEAR
+        )
+        glare *= rng.uniform(0.4, 0.95)
     direction = rng.uniform(0, 2 * np.pi)
     length = rng.uniform(0.2, 1.0) * px_per_mm
     return Light(
@@ -63,7 +70,8 @@ def sample_light(rng: np.random.Generator, width: int, height: int, px_per_mm: f
 
 
 def apply_light(rgb: np.ndarray, light: Light) -> np.ndarray:
-    rgb *= light.field[..., None] * (light.exposure * light.gains)
+    gains = (light.exposure * light.gains).astype(np.float32)
+    rgb *= cv2.merge([light.field * gains[0], light.field * gains[1], light.field * gains[2]])
     return rgb
 
 
@@ -84,29 +92,67 @@ def apply_lens(rng: np.random.Generator, rgb: np.ndarray, px_per_mm: float) -> n
     return rgb
 
 
+NOISE_TILE = 1024
+
+
+@functools.lru_cache(maxsize=1)
+def _noise_bank() -> np.ndarray:
+    """A fixed tile of unit Gaussian noise (drawn once; seeded, so the same everywhere)."""
+    return np.random.default_rng(20261129).standard_normal((NOISE_TILE, NOISE_TILE, 3), np.float32)
+
+
+def _noise(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
+    """Per-pixel noise for a frame: the bank read from a random offset, wrapping around.
+    Drawing fresh Gaussian noise for every frame cost more than the rest of the effects."""
+    bank = _noise_bank()
+    dx, dy = (int(v) for v in rng.integers(0, NOISE_TILE, 2))
+    out = np.empty((height, width, 3), np.float32)
+    y = 0
+    while y < height:
+        sy = (dy + y) % NOISE_TILE
+        ny = min(NOISE_TILE - sy, height - y)
+        x = 0
+        while x < width:
+            sx = (dx + x) % NOISE_TILE
+            nx = min(NOISE_TILE - sx, width - x)
+            out[y : y + ny, x : x + nx] = bank[sy : sy + ny, sx : sx + nx]
+            x += nx
+        y += ny
+    return out
+
+
 def apply_sensor(rng: np.random.Generator, rgb: np.ndarray) -> np.ndarray:
     """Shot noise grows with brightness and read noise does not; darker frames look noisier
     after the camera's gain, so noise is drawn per frame from a wide range."""
     height, width = rgb.shape[:2]
     read = rng.uniform(0.5, 5.0)
     shot = rng.uniform(0.0, 0.35)
-    noise = rng.standard_normal((height, width, 3), dtype=np.float32)
-    sigma = read + shot * np.sqrt(np.maximum(rgb, 0.0))
-    rgb += noise * sigma
+    noise = _noise(rng, width, height)
+    # Brightness changes slowly across a frame, so its noise level is computed coarsely.
+    small = cv2.resize(rgb, (width // 8 + 1, height // 8 + 1), interpolation=cv2.INTER_AREA)
+    sigma = read + shot * np.sqrt(np.maximum(small.mean(axis=2), 0.0))
+    sigma = cv2.resize(sigma.astype(np.float32), (width, height), interpolation=cv2.INTER_LINEAR)
+    noise *= sigma[..., None]
+    rgb += noise
     if rng.random() < 0.3:  # blotchy colour noise of small sensors, at a coarser scale
-        chroma = rng.standard_normal((height // 4 + 1, width // 4 + 1, 3), dtype=np.float32)
-        chroma = cv2.resize(chroma, (width, height), interpolation=cv2.INTER_LINEAR)
-        rgb += chroma * rng.uniform(1.0, 4.0)
+        chroma = np.empty((height // 4 + 1, width // 4 + 1, 3), np.float32)
+        cv2.randn(chroma, 0.0, float(rng.uniform(1.0, 4.0)))
+        rgb += cv2.resize(chroma, (width, height), interpolation=cv2.INTER_LINEAR)
     return rgb
 
 
-def encode_jpeg(rng: np.random.Generator, rgb: np.ndarray) -> tuple[bytes, np.ndarray]:
-    """The frame as the camera or phone would save it: JPEG of a random quality. Returns the
-    file's bytes and the decoded RGB frame (what a recogniser would read)."""
+def encode_jpeg(rng: np.random.Generator, rgb: np.ndarray) -> bytes:
+    """The frame as the camera or phone would save it: JPEG of a random quality."""
     quality = int(rng.integers(55, 96))
-    bgr = cv2.cvtColor(np.clip(rgb, 0, 255).astype(np.uint8), cv2.COLOR_RGB2BGR)
+    np.clip(rgb, 0, 255, out=rgb)
+    bgr = rgb[..., ::-1].astype(np.uint8)
     ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
-    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    return data.tobytes(), cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB)
+    return data.tobytes()
+
+
+def decode_jpeg(data: bytes) -> np.ndarray:
+    """The RGB frame a recogniser reads from those bytes."""
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    return cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB)

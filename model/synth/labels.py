@@ -12,7 +12,7 @@ INDEX_VISIBLE = 0.9  # an index counts as readable when at least this share of i
 
 
 def _points(quad: np.ndarray) -> list[list[float]]:
-    return [[round(float(x), 2), round(float(y), 2)] for x, y in quad]
+    return np.round(quad.astype(np.float64), 2).tolist()
 
 
 def reading_angle(quad: np.ndarray) -> float:
@@ -33,15 +33,17 @@ def card_label(
     deck: str,
 ) -> dict:
     h, w = face.rgba.shape[:2]
-    corners = apply_homography(homography, np.array([[0, 0], [w, 0], [w, h], [0, h]]))
+    outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+    points = apply_homography(homography, np.vstack([outline, *(m.quad for m in face.indices)]))
+    corners = points[:4]
     indices = []
-    for mark in face.indices:
-        quad = apply_homography(homography, mark.quad)
+    for number, mark in enumerate(face.indices, start=1):
+        quad = points[4 * number : 4 * number + 4]
         seen = visible_fraction(ids, object_id, quad)
         indices.append(
             {
                 "quad": _points(quad),
-                "box": [round(float(v), 2) for v in (*quad.min(axis=0), *quad.max(axis=0))],
+                "box": np.round(np.concatenate([quad.min(axis=0), quad.max(axis=0)]), 2).tolist(),
                 "corner": "top-left" if mark.orientation == 0 else "bottom-right",
                 "orientation": reading_angle(quad),
                 "visible_fraction": round(seen, 4),

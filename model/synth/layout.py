@@ -196,7 +196,7 @@ def plan_table(
     # where the camera sees less of the table.
     _place_loose_cards(rng, layout, taken, lo, hi, styles, style_weights, deck)
     area_m2 = float(np.prod(hi - lo)) / 1e6
-    wanted = int(np.clip(area_m2 * rng.uniform(35, 90), 3, 45))
+    wanted = int(np.clip(area_m2 * rng.uniform(30, 80), 3, 36))
     for _ in range(80):
         if len(layout.groups) >= wanted:
             break

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import functools
 import zlib
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from model.synth import effects
 from model.synth.camera import Camera, apply_homography, sample_camera
-from model.synth.clutter import plan_clutter
-from model.synth.compose import Canvas, placement_matrix
+from model.synth.clutter import BACK_VARIANTS, NONPLAYING, NONPLAYING_VARIANTS, plan_clutter
+from model.synth.compose import Canvas, placement_matrix, prepare_mips
 from model.synth.faces import ALL_STYLES, render_back, render_face, render_nonplaying
 from model.synth.labels import SCHEMA_ID, camera_label, card_label, object_label
 from model.synth.layout import Layout, ObjectSpot, card_size_mm, plan_table
@@ -32,11 +31,19 @@ TEXTURE_PX_PER_MM = TEXTURE_SIZE[0] / FIELD_MM  # the surfaces draw FIELD_MM acr
 HELD_OUT_SHARE = 0.6  # in test scenes, how often the held-out designs are used
 
 
-@dataclass(frozen=True)
 class Scene:
-    image: np.ndarray  # (h, w, 3) uint8 RGB: the frame as a camera would deliver it
-    jpeg: bytes | None  # the same frame as a JPEG file (None when effects are off)
-    labels: dict
+    """A rendered frame and its labels. ``image`` is the frame as a camera would deliver it
+    ((h, w, 3) uint8 RGB); ``jpeg`` the same frame as a file (None when ``photographic`` was
+    off). The JPEG is decoded only when ``image`` is asked for: writing a data set never is."""
+
+    def __init__(self, image: np.ndarray | None, jpeg: bytes | None, labels: dict) -> None:
+        self._image, self.jpeg, self.labels = image, jpeg, labels
+
+    @property
+    def image(self) -> np.ndarray:
+        if self._image is None:
+            self._image = effects.decode_jpeg(self.jpeg)
+        return self._image
 
 
 def scene_rng(seed: int, index: int, split: str, deck: str) -> np.random.Generator:
@@ -56,7 +63,7 @@ def _pools(rng: np.random.Generator, split: str, deck: str) -> tuple[str, list[C
     return chosen, picked, surfaces[rng.integers(len(surfaces))]
 
 
-PROP_VARIANTS = 16  # props are drawn once per variant and cached: a hand takes ~0.1 s
+PROP_VARIANTS = 8  # props are drawn once per variant and cached: a hand takes ~0.1 s
 
 
 @functools.lru_cache(maxsize=256)
@@ -66,7 +73,8 @@ def _prop(kind: str, variant: int):
 
 @functools.lru_cache(maxsize=48)
 def _texture(surface: Surface, variant: int) -> np.ndarray:
-    return render_surface(surface, variant, TEXTURE_SIZE)
+    rgb = render_surface(surface, variant, TEXTURE_SIZE)
+    return np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)])  # RGBA, as the canvas is
 
 
 def _table(rng: np.random.Generator, surface: Surface, camera: Camera) -> np.ndarray:
@@ -89,8 +97,10 @@ def _table(rng: np.random.Generator, surface: Surface, camera: Camera) -> np.nda
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REFLECT_101,
     )
-    tint = rng.uniform(0.85, 1.12, 3)
-    return np.clip(frame.astype(np.float32) * tint, 0, 255)
+    tint = np.append(rng.uniform(0.85, 1.12, 3), 1.0)
+    levels = np.arange(256, dtype=np.float32)[:, None] * tint[None, :]
+    lut = np.clip(levels, 0, 255).astype(np.uint8).reshape(256, 1, 4)
+    return cv2.LUT(frame, lut)
 
 
 def _frame_edges(camera: Camera) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -159,12 +169,11 @@ def render_scene(
         "objects": objects,
     }
     if not photographic:
-        return Scene(np.clip(canvas.rgb, 0, 255).astype(np.uint8), None, labels)
-    rgb = effects.apply_light(canvas.rgb, light)
+        return Scene(canvas.rgb, None, labels)
+    rgb = effects.apply_light(canvas.rgba[..., :3].astype(np.float32), light)
     rgb = effects.apply_lens(rng, rgb, camera.px_per_mm)
     rgb = effects.apply_sensor(rng, rgb)
-    data, image = effects.encode_jpeg(rng, rgb)
-    return Scene(image, data, labels)
+    return Scene(None, effects.encode_jpeg(rng, rgb), labels)
 
 
 class _Painter:
@@ -241,12 +250,35 @@ class _Painter:
                 glossy=spot.style.glossy,
             )
             return None if drawn.box is None else (kind, drawn.quad, object_id, True)
-        prop_rng = np.random.default_rng(
-            zlib.crc32(spot.kind.encode()) ^ int(self.rng.integers(1 << 31))
-        )
-        prop = render_prop(spot.kind, prop_rng)
+        prop = _prop(spot.kind, int(self.rng.integers(PROP_VARIANTS)))
         lift = {"cup": 60.0, "glasses-case": 25.0, "phone": 6.0, "hand": 30.0}.get(spot.kind, 2.0)
         object_id, _, drawn = self._draw(
             prop.rgba, prop.size_mm, spot.centre, spot.angle, convex=False, lift_mm=lift
         )
         return None if drawn.box is None else (prop.kind, drawn.quad, object_id, False)
+
+
+def warm_up() -> float:
+    """Draw every face, table texture and prop variant once, so later scenes only compose.
+    Returns the seconds it took (a bulk run or a benchmark pays this once per process)."""
+    import time
+
+    from model.synth.faces import CARD_NAMES
+
+    started = time.perf_counter()
+    for style in ALL_STYLES:
+        for name in CARD_NAMES[style.deck]:
+            # The painter's exact call, so this is the cache entry it will find.
+            prepare_mips(render_face(style, name, glyphs=True).rgba)
+        for variant in range(BACK_VARIANTS):
+            render_back(style, variant)
+        for kind in NONPLAYING[style.deck]:
+            for variant in range(NONPLAYING_VARIANTS):
+                render_nonplaying(style, kind, variant)
+    for surface in SURFACES:
+        for variant in range(2):
+            _texture(surface, variant)
+    for kind in PROP_KINDS:
+        for variant in range(PROP_VARIANTS):
+            _prop(kind, variant)
+    return time.perf_counter() - started
