@@ -80,11 +80,7 @@ def _mip(texture: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, np.nd
         shrink *= 0.5
     if shrink == 1.0:
         return texture, homography
-    small = cv2.resize(
-        texture,
-        (max(1, round(w * shrink)), max(1, round(h * shrink))),
-        interpolation=cv2.INTER_AREA,
-    )
+    small = _shrunk(texture, shrink)
     back = np.diag([w / small.shape[1], h / small.shape[0], 1.0])
     return small, homography @ back
 

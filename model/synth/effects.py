@@ -92,48 +92,39 @@ def apply_lens(rng: np.random.Generator, rgb: np.ndarray, px_per_mm: float) -> n
     return rgb
 
 
-NOISE_TILE = 1024
+NOISE_SHAPE = (1088, 1952)  # a 1280×960 frame fits inside at many offsets: no copy needed
 
 
 @functools.lru_cache(maxsize=1)
 def _noise_bank() -> np.ndarray:
-    """A fixed tile of unit Gaussian noise (drawn once; seeded, so the same everywhere)."""
-    return np.random.default_rng(20261129).standard_normal((NOISE_TILE, NOISE_TILE, 3), np.float32)
+    """A fixed field of unit Gaussian noise (drawn once; seeded, so the same everywhere)."""
+    return np.random.default_rng(20261129).standard_normal((*NOISE_SHAPE, 3), np.float32)
 
 
 def _noise(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
-    """Per-pixel noise for a frame: the bank read from a random offset, wrapping around.
-    Drawing fresh Gaussian noise for every frame cost more than the rest of the effects."""
+    """Per-pixel noise for a frame: the bank read from a random offset (wrapping around for
+    frames larger than it). Fresh Gaussian noise for every frame cost more than the rest of
+    the effects together."""
     bank = _noise_bank()
-    dx, dy = (int(v) for v in rng.integers(0, NOISE_TILE, 2))
-    out = np.empty((height, width, 3), np.float32)
-    y = 0
-    while y < height:
-        sy = (dy + y) % NOISE_TILE
-        ny = min(NOISE_TILE - sy, height - y)
-        x = 0
-        while x < width:
-            sx = (dx + x) % NOISE_TILE
-            nx = min(NOISE_TILE - sx, width - x)
-            out[y : y + ny, x : x + nx] = bank[sy : sy + ny, sx : sx + nx]
-            x += nx
-        y += ny
-    return out
+    bank_h, bank_w = NOISE_SHAPE
+    if width <= bank_w and height <= bank_h:
+        dx, dy = int(rng.integers(0, bank_w - width + 1)), int(rng.integers(0, bank_h - height + 1))
+        return bank[dy : dy + height, dx : dx + width]
+    dx, dy = int(rng.integers(0, bank_w)), int(rng.integers(0, bank_h))
+    rows = np.arange(dy, dy + height) % bank_h
+    cols = np.arange(dx, dx + width) % bank_w
+    return bank[rows[:, None], cols[None, :]]
 
 
 def apply_sensor(rng: np.random.Generator, rgb: np.ndarray) -> np.ndarray:
-    """Shot noise grows with brightness and read noise does not; darker frames look noisier
-    after the camera's gain, so noise is drawn per frame from a wide range."""
+    """Sensor noise: read noise plus shot noise that grows with the frame's brightness; darker
+    frames look noisier after the camera's gain, so its level is drawn per frame."""
     height, width = rgb.shape[:2]
     read = rng.uniform(0.5, 5.0)
     shot = rng.uniform(0.0, 0.35)
-    noise = _noise(rng, width, height)
-    # Brightness changes slowly across a frame, so its noise level is computed coarsely.
-    small = cv2.resize(rgb, (width // 8 + 1, height // 8 + 1), interpolation=cv2.INTER_AREA)
-    sigma = read + shot * np.sqrt(np.maximum(small.mean(axis=2), 0.0))
-    sigma = cv2.resize(sigma.astype(np.float32), (width, height), interpolation=cv2.INTER_LINEAR)
-    noise *= sigma[..., None]
-    rgb += noise
+    brightness = float(cv2.mean(cv2.resize(rgb, (64, 48), interpolation=cv2.INTER_AREA))[0])
+    sigma = read + shot * np.sqrt(max(brightness, 0.0))
+    rgb = cv2.scaleAdd(_noise(rng, width, height), sigma, rgb)
     if rng.random() < 0.3:  # blotchy colour noise of small sensors, at a coarser scale
         chroma = rng.standard_normal((height // 4 + 1, width // 4 + 1, 3), np.float32)
         chroma *= rng.uniform(1.0, 4.0)

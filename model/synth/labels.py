@@ -36,10 +36,12 @@ def card_label(
     outline = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
     points = apply_homography(homography, np.vstack([outline, *(m.quad for m in face.indices)]))
     corners = points[:4]
+    card_seen = visible_fraction(ids, object_id, corners)
     indices = []
     for number, mark in enumerate(face.indices, start=1):
         quad = points[4 * number : 4 * number + 4]
-        seen = visible_fraction(ids, object_id, quad)
+        # A card seen whole shows its indices whole, and a card not seen shows none of them.
+        seen = card_seen if card_seen in (0.0, 1.0) else visible_fraction(ids, object_id, quad)
         indices.append(
             {
                 "quad": _points(quad),
@@ -57,7 +59,7 @@ def card_label(
         "deck": deck,
         "style": face.style,
         "corners": _points(corners),
-        "visible_fraction": round(visible_fraction(ids, object_id, corners), 4),
+        "visible_fraction": round(card_seen, 4),
         "indices": indices,
         "group": group,
     }

@@ -7,6 +7,7 @@ on top of earlier ones).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -184,9 +185,12 @@ def plan_table(
     area: np.ndarray,
     styles: list[CardStyle],
     deck: str,
+    in_view: Callable[[np.random.Generator], np.ndarray] | None = None,
 ) -> Layout:
     """Fill ``area`` (the visible table quad in mm, grown a little so cards can leave the frame)
-    with rows of melds in front of players sitting on one to four sides."""
+    with rows of melds in front of players sitting on one to four sides. ``in_view`` draws a
+    table point the camera sees well (default: anywhere in ``area``'s middle); rows start
+    there and run off the edges."""
     layout = Layout()
     lo, hi = area.min(axis=0), area.max(axis=0)
     taken: list[np.ndarray] = []
@@ -196,15 +200,16 @@ def plan_table(
     # where the camera sees less of the table.
     _place_loose_cards(rng, layout, taken, lo, hi, styles, style_weights, deck)
     area_m2 = float(np.prod(hi - lo)) / 1e6
-    wanted = int(np.clip(area_m2 * rng.uniform(40, 100), 4, 40))
-    # Rows start in the middle four fifths, where the camera is pointed; they run off the edges.
-    centre, half = (lo + hi) / 2, (hi - lo) * 0.4
+    wanted = int(np.clip(area_m2 * rng.uniform(35, 90), 4, 30))
+    if in_view is None:
+        centre, half = (lo + hi) / 2, (hi - lo) * 0.4
+        in_view = lambda rng: rng.uniform(centre - half, centre + half)  # noqa: E731
     for _ in range(80):
         if len(layout.groups) >= wanted:
             break
         seat = float(rng.choice(seats))
         angle = seat + rng.normal(0, 4) if rng.random() < 0.85 else rng.uniform(0, 360)
-        start = rng.uniform(centre - half, centre + half)
+        start = in_view(rng)
         _place_row(rng, layout, taken, start, angle, styles, style_weights, deck)
     return layout
 

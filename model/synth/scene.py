@@ -103,6 +103,17 @@ def _table(rng: np.random.Generator, surface: Surface, camera: Camera) -> np.nda
     return cv2.LUT(frame, lut)
 
 
+def _in_view(camera: Camera):
+    """Draws table points that the frame shows, away from its border."""
+    inverse = np.linalg.inv(camera.homography)
+    size = np.array([camera.width, camera.height])
+
+    def draw(rng: np.random.Generator) -> np.ndarray:
+        return apply_homography(inverse, rng.uniform(0.1, 0.9, 2) * size)[0]
+
+    return draw
+
+
 def _frame_edges(camera: Camera) -> list[tuple[np.ndarray, np.ndarray]]:
     """For each side of the frame: a random-free point (its middle) on the table and the
     outward direction, so hands can reach in from any border."""
@@ -141,7 +152,7 @@ def render_scene(
     camera = sample_camera(rng, size)
     light = effects.sample_light(rng, camera.width, camera.height, camera.px_per_mm)
     area = camera.visible_table(margin_px=0.12 * max(camera.width, camera.height))
-    layout = plan_table(rng, area, styles, chosen_deck)
+    layout = plan_table(rng, area, styles, chosen_deck, _in_view(camera))
     plan_clutter(rng, layout, area, _frame_edges(camera), styles, PROP_KINDS)
     canvas = Canvas(_table(rng, surface, camera))
     painter = _Painter(rng, canvas, camera, light if photographic else None, glyphs)
