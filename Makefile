@@ -4,7 +4,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format clean
+# The card renderer draws indices with typefaces from Debian's font packages. CI runs as root
+# and installs them; elsewhere the renderer falls back to the fonts it finds and says so here.
+FONT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-freefont-ttf \
+	fonts-urw-base35
+FONT_PROBES := /usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed-Bold.ttf \
+	/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf \
+	/usr/share/fonts/truetype/freefont/FreeSansBold.ttf \
+	/usr/share/fonts/opentype/urw-base35/P052-Bold.otf
+
+.PHONY: run test lint format clean fonts
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +24,20 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/handfoot score examples/deal-pagat.json
 
-test: $(STAMP)
+fonts:
+	@missing=""; for f in $(FONT_PROBES); do [ -e "$$f" ] || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing font packages: $(FONT_PACKAGES)"; \
+	    apt-get install -y -q $(FONT_PACKAGES) >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null && apt-get install -y -q $(FONT_PACKAGES) >/dev/null; }; \
+	  else \
+	    echo "note: some card typefaces are missing; for every deck style run:"; \
+	    echo "  sudo apt-get install $(FONT_PACKAGES)"; \
+	  fi; \
+	fi
+
+test: $(STAMP) fonts
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
