@@ -13,7 +13,13 @@ FONT_PROBES := /usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed-Bold.ttf \
 	/usr/share/fonts/truetype/freefont/FreeSansBold.ttf \
 	/usr/share/fonts/opentype/urw-base35/P052-Bold.otf
 
-.PHONY: run test lint format clean fonts
+# `make model` retrains the recogniser from scratch: render scenes, cut samples, train both
+# models with checkpoints (an interrupted run resumes where it stopped), export and check ONNX.
+MODEL_WORK ?= build/model
+MODEL_SCENES ?= 2000
+TRAIN_STAMP := $(VENV)/.train-installed
+
+.PHONY: run test lint format clean fonts model
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +47,15 @@ test: $(STAMP) fonts
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
+
+$(TRAIN_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	touch $(TRAIN_STAMP)
+
+model: $(TRAIN_STAMP) fonts
+	$(BIN)/handfoot synth --out $(MODEL_WORK)/scenes --count $(MODEL_SCENES) --seed 1001 --jobs 2 --resume
+	$(BIN)/python -m model.recogniser.train all --scenes $(MODEL_WORK)/scenes \
+		--work $(MODEL_WORK) --out model
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -57,3 +57,16 @@ def test_bench_synth_reports_a_median(cli):
     result = cli("bench", "synth", "--count", "2", "--warmup", "0", "--size", "320x240", "--json")
     figures = json.loads(result.out)
     assert result.code == 0 and figures["scenes_per_s"] > 0 and figures["median_ms"] > 0
+
+
+def test_synth_resumes_an_interrupted_run(cli, tmp_path):
+    args = ["synth", "--seed", "4", "--size", "320x240", "--quiet", "--out", tmp_path / "run"]
+    assert cli(*args, "--count", "3").code == 0
+    whole = digests(tmp_path / "run")
+    (tmp_path / "run" / "scene_000001.json").unlink()  # cut off before its labels were written
+    (tmp_path / "run" / "scene_000002.jpg").write_bytes(b"")
+    (tmp_path / "run" / "scene_000002.json").unlink()
+    assert cli(*args, "--count", "3", "--resume").code == 0
+    assert digests(tmp_path / "run") == whole
+    other = cli("synth", "--seed", "5", "--quiet", "--out", tmp_path / "run", "--resume")
+    assert other.code == 2 and "another run" in other.err

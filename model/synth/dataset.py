@@ -36,31 +36,18 @@ def _render_files(spec: RunSpec, index: int) -> tuple[int, bytes, str]:
     return index, scene.jpeg, json.dumps(scene.labels, indent=1)
 
 
-def _rendered(spec: RunSpec, count: int, jobs: int) -> Iterator[tuple[int, bytes, str]]:
+def _rendered(spec: RunSpec, indices: list[int], jobs: int) -> Iterator[tuple[int, bytes, str]]:
     if jobs <= 1:
-        for index in range(count):
+        for index in indices:
             yield _render_files(spec, index)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        # map keeps the order, so the files are the same whatever the number of workers.
-        yield from pool.map(_render_files, [spec] * count, range(count), chunksize=4)
+        # Each scene depends only on its index, so the files are the same for any worker count.
+        yield from pool.map(_render_files, [spec] * len(indices), indices, chunksize=4)
 
 
-def write_run(
-    out: Path, spec: RunSpec, count: int, *, jobs: int = 1, progress: bool = True
-) -> list[Path]:
-    """Write ``count`` scenes (JPEG + labels JSON each) and a ``run.json`` describing the run."""
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    bar = tqdm(total=count, desc="scenes", unit="scene", disable=not progress, leave=False)
-    for index, jpeg, labels in _rendered(spec, count, jobs):
-        image = out / (scene_name(index) + ".jpg")
-        image.write_bytes(jpeg)
-        (out / (scene_name(index) + ".json")).write_text(labels + "\n", encoding="utf-8")
-        written.append(image)
-        bar.update()
-    bar.close()
-    run = {
+def _run_description(spec: RunSpec, count: int) -> dict:
+    return {
         "seed": spec.seed,
         "split": spec.split,
         "deck": spec.deck,
@@ -68,8 +55,46 @@ def write_run(
         "count": count,
         "schema": "handfoot-scene/1",
     }
-    (out / "run.json").write_text(json.dumps(run, indent=1) + "\n", encoding="utf-8")
-    return written
+
+
+class RunMismatchError(ValueError):
+    pass
+
+
+def write_run(
+    out: Path,
+    spec: RunSpec,
+    count: int,
+    *,
+    jobs: int = 1,
+    progress: bool = True,
+    resume: bool = False,
+) -> list[Path]:
+    """Write ``count`` scenes (JPEG + labels JSON each) and a ``run.json`` describing the run.
+    With ``resume``, scenes already in ``out`` are kept (a scene's bytes depend only on the run
+    and its index) and only the missing ones are drawn; a folder of another run is refused."""
+    out.mkdir(parents=True, exist_ok=True)
+    description = _run_description(spec, count)
+    run_file = out / "run.json"
+    if resume and run_file.exists():
+        before = json.loads(run_file.read_text(encoding="utf-8"))
+        if {k: v for k, v in before.items() if k != "count"} != {
+            k: v for k, v in description.items() if k != "count"
+        }:
+            raise RunMismatchError(f"{out} holds another run ({before}); use a new folder")
+    run_file.write_text(json.dumps(description, indent=1) + "\n", encoding="utf-8")
+    done = (
+        {i for i in range(count) if (out / (scene_name(i) + ".json")).exists()} if resume else set()
+    )
+    todo = [i for i in range(count) if i not in done]
+    bar = tqdm(total=count, initial=len(done), desc="scenes", unit="scene", disable=not progress)
+    for index, jpeg, labels in _rendered(spec, todo, jobs):
+        # The labels go last, so a scene with labels is a whole scene.
+        (out / (scene_name(index) + ".jpg")).write_bytes(jpeg)
+        (out / (scene_name(index) + ".json")).write_text(labels + "\n", encoding="utf-8")
+        bar.update()
+    bar.close()
+    return [out / (scene_name(i) + ".jpg") for i in range(count)]
 
 
 # -- contact sheets ------------------------------------------------------------------------------

@@ -41,6 +41,9 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     add_run_arguments(parser)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--resume", action="store_true", help="keep scenes already in --out and draw the rest"
+    )
     parser.set_defaults(run=run)
 
 
@@ -51,14 +54,19 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--count must be at least 1")
     if args.jobs < 1:
         raise CommandError("--jobs must be at least 1")
-    from model.synth.dataset import RunSpec, write_preview, write_run
+    from model.synth.dataset import RunMismatchError, RunSpec, write_preview, write_run
 
     spec = RunSpec(args.seed, args.split, args.deck, args.size)
     if args.out is not None:
         if args.out.exists() and not args.out.is_dir():
             raise CommandError(f"{args.out}: exists and is not a folder")
         count = args.count or 100
-        write_run(args.out, spec, count, jobs=args.jobs, progress=not args.quiet)
+        try:
+            write_run(
+                args.out, spec, count, jobs=args.jobs, progress=not args.quiet, resume=args.resume
+            )
+        except RunMismatchError as error:
+            raise CommandError(str(error)) from None
         print(f"wrote {count} scenes to {args.out}")
     if args.preview is not None:
         if args.preview.suffix.lower() not in (".png", ".jpg", ".jpeg"):

@@ -1,0 +1,138 @@
+"""Training samples cut from rendered scenes: frame crops with their indices for the locator,
+upright index crops (and crops of everything else) for the classifier. Cached as .npz files so
+an interrupted training run starts again without cutting them twice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from model.recogniser import spec
+from model.recogniser.targets import CLASS_INDEX, IndexTruth, index_truths, upright_crop
+
+TRUTH_FIELDS = 11  # centre x, y, angle, height, width, card centre x, y, card w, h, class, visible
+
+
+def scene_files(folder: Path) -> list[Path]:
+    scenes = sorted(folder.glob("scene_*.json"))
+    if not scenes:
+        raise FileNotFoundError(f"no scenes in {folder}: render some with `handfoot synth --out`")
+    return scenes
+
+
+def _load(label_path: Path) -> tuple[np.ndarray, dict]:
+    labels = json.loads(label_path.read_text(encoding="utf-8"))
+    image = cv2.imread(str(label_path.with_suffix(".jpg")), cv2.IMREAD_COLOR)
+    if image is None:
+        raise OSError(f"cannot read {label_path.with_suffix('.jpg')}")
+    return cv2.cvtColor(image, cv2.COLOR_BGR2RGB), labels
+
+
+def _truth_row(t: IndexTruth, shift: np.ndarray) -> list[float]:
+    return [
+        *(t.centre - shift),
+        t.angle,
+        t.height,
+        t.width,
+        *(t.card_centre - shift),
+        *t.card_size,
+        CLASS_INDEX[t.code],
+        t.visible,
+    ]
+
+
+def truths_from_rows(rows: np.ndarray) -> list[IndexTruth]:
+    return [
+        IndexTruth(
+            centre=row[0:2],
+            angle=float(row[2]),
+            height=float(row[3]),
+            width=float(row[4]),
+            card_centre=row[5:7],
+            card_size=(float(row[7]), float(row[8])),
+            code=spec.CLASSES[int(row[9])],
+            visible=float(row[10]),
+        )
+        for row in rows
+    ]
+
+
+def cut_locator_samples(
+    folder: Path, out: Path, *, size: int = 192, per_scene: int = 4, seed: int = 0
+) -> Path:
+    """Square crops of frames, most of them around a readable index, with the indices they
+    hold (in crop px). Writes ``out`` (npz) and returns it."""
+    rng = np.random.default_rng(seed)
+    images, rows, counts = [], [], []
+    for path in tqdm(scene_files(folder), desc="locator crops", unit="scene"):
+        frame, labels = _load(path)
+        truths = index_truths(labels)
+        readable = [t for t in truths if t.visible >= 0.9]
+        h, w = frame.shape[:2]
+        for _ in range(per_scene):
+            if readable and rng.random() < 0.8:
+                anchor = readable[rng.integers(len(readable))].centre + rng.uniform(
+                    -size / 3, size / 3, 2
+                )
+            else:
+                anchor = rng.uniform([0, 0], [w, h])
+            x0 = int(np.clip(anchor[0] - size / 2, 0, max(0, w - size)))
+            y0 = int(np.clip(anchor[1] - size / 2, 0, max(0, h - size)))
+            crop = frame[y0 : y0 + size, x0 : x0 + size]
+            if crop.shape[:2] != (size, size):
+                continue
+            shift = np.array([x0, y0], dtype=np.float64)
+            near = [
+                _truth_row(t, shift)
+                for t in truths
+                if -size * 0.25 < t.centre[0] - x0 < size * 1.25
+                and -size * 0.25 < t.centre[1] - y0 < size * 1.25
+            ]
+            images.append(crop)
+            rows.extend(near)
+            counts.append(len(near))
+    np.savez(
+        out,
+        images=np.stack(images),
+        truths=np.array(rows, np.float32).reshape(-1, TRUTH_FIELDS),
+        counts=np.array(counts, np.int32),
+    )
+    return out
+
+
+def cut_classifier_samples(
+    folder: Path, out: Path, *, negatives: float = 0.35, seed: int = 0, every: int = 2
+) -> Path:
+    """Upright crops of every index at least 70 % visible, jittered as a locator would miss
+    the centre, size and angle a little; plus crops of anything else ("none")."""
+    rng = np.random.default_rng(seed)
+    crops, classes = [], []
+    none = CLASS_INDEX[spec.NOT_AN_INDEX]
+    for path in tqdm(scene_files(folder)[::every], desc="index crops", unit="scene"):
+        frame, labels = _load(path)
+        truths = index_truths(labels)
+        h, w = frame.shape[:2]
+        for t in truths:
+            if t.visible < 0.7:
+                continue
+            centre = t.centre + rng.normal(0, 0.06, 2) * t.height
+            height = t.height * float(np.exp(rng.normal(0, 0.08)))
+            angle = t.angle + float(rng.normal(0, 4))
+            crops.append(upright_crop(frame, centre, angle, height))
+            classes.append(CLASS_INDEX[t.code])
+        sizes = [t.height for t in truths] or [30.0]
+        centres = np.array([t.centre for t in truths]) if truths else np.zeros((0, 2))
+        wanted = int(max(4, negatives * len(truths)))
+        for _ in range(wanted):
+            height = float(rng.choice(sizes)) * float(np.exp(rng.normal(0, 0.3)))
+            centre = rng.uniform([0, 0], [w, h])
+            if len(centres) and np.min(np.linalg.norm(centres - centre, axis=1)) < 0.6 * height:
+                continue
+            crops.append(upright_crop(frame, centre, float(rng.uniform(0, 360)), height))
+            classes.append(none)
+    np.savez(out, crops=np.stack(crops), classes=np.array(classes, np.int16))
+    return out

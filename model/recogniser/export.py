@@ -1,0 +1,143 @@
+"""Writing the trained models as ONNX, after checking onnxruntime computes what PyTorch does,
+plus the JSON the inference code reads and an image of the training curves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+
+from model.recogniser import spec
+
+PARITY_TOLERANCE = 1e-4
+
+
+class ParityError(RuntimeError):
+    pass
+
+
+def _export(model: torch.nn.Module, example: torch.Tensor, path: Path, names, dynamic) -> None:
+    temporary = path.with_suffix(".tmp.onnx")
+    torch.onnx.export(
+        model,
+        (example,),
+        str(temporary),
+        input_names=[names[0]],
+        output_names=[names[1]],
+        dynamic_axes=dynamic,
+        opset_version=17,
+        dynamo=False,
+    )
+    check_parity(model, temporary, names[0], example)
+    temporary.replace(path)
+
+
+def check_parity(model: torch.nn.Module, path: Path, input_name: str, example: torch.Tensor):
+    """onnxruntime and PyTorch must agree to 1e-4 on the same inputs, or nothing is written."""
+    import onnxruntime
+
+    session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    generator = torch.Generator().manual_seed(0)
+    worst = 0.0
+    for trial in range(3):
+        x = torch.randn(example.shape, generator=generator) if trial else example
+        with torch.no_grad():
+            expected = model(x).numpy()
+        got = session.run(None, {input_name: x.numpy()})[0]
+        worst = max(worst, float(np.max(np.abs(expected - got))))
+    if worst > PARITY_TOLERANCE:
+        path.unlink(missing_ok=True)
+        raise ParityError(f"{path.name}: onnxruntime differs from PyTorch by {worst:.2e}")
+    return worst
+
+
+def export_models(locator, classifier, out: Path) -> dict:
+    out.mkdir(parents=True, exist_ok=True)
+    locator.eval()
+    classifier.eval()
+    _export(
+        locator,
+        torch.randn(1, 3, 256, 320),
+        out / "locator.onnx",
+        ("image", "heads"),
+        {"image": {2: "height", 3: "width"}, "heads": {2: "rows", 3: "cols"}},
+    )
+    _export(
+        classifier,
+        torch.randn(8, 3, spec.CROP_H, spec.CROP_W),
+        out / "classifier.onnx",
+        ("crops", "logits"),
+        {"crops": {0: "n"}, "logits": {0: "n"}},
+    )
+    meta = {
+        name: getattr(spec, name)
+        for name in dir(spec)
+        if name.isupper() and isinstance(getattr(spec, name), int | float | str | tuple)
+    }
+    meta = {k: list(v) if isinstance(v, tuple) else v for k, v in meta.items()}
+    (out / "recogniser.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    return meta
+
+
+def export_all(work: Path, out: Path) -> None:
+    from model.recogniser.train import load_trained
+
+    export_models(load_trained("locator", work), load_trained("classifier", work), out)
+    curves = draw_curves(work)
+    if curves is not None:
+        cv2.imwrite(str(out / "docs" / "training-curves.png"), curves)
+
+
+def draw_curves(work: Path) -> np.ndarray | None:
+    """Loss (and accuracy) against step for both models, smoothed, on one image."""
+    panels = []
+    for name, keys in (
+        ("locator", ("loss", "heat", "regression")),
+        ("classifier", ("loss", "accuracy")),
+    ):
+        path = work / f"{name}-history.json"
+        if not path.exists():
+            continue
+        history = json.loads(path.read_text())
+        panels.append(_panel(name, history, keys))
+    return np.vstack(panels) if panels else None
+
+
+def _panel(name: str, history: list[dict], keys: tuple[str, ...]) -> np.ndarray:
+    w, h, pad = 900, 300, 40
+    image = np.full((h, w, 3), 255, np.uint8)
+    colours = [(200, 60, 30), (30, 140, 30), (30, 60, 200)]
+    cv2.putText(image, name, (pad, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 2)
+    steps = np.array([row["step"] for row in history], dtype=float)
+    for key, colour in zip(keys, colours, strict=False):
+        values = np.array([row.get(key, np.nan) for row in history], dtype=float)
+        if len(values) < 2:
+            continue
+        k = max(1, len(values) // 60)
+        smooth = np.convolve(values, np.ones(k) / k, mode="valid")
+        xs = steps[: len(smooth)]
+        top = np.nanmax(smooth) if key != "accuracy" else 1.0
+        ys = smooth / max(top, 1e-9)
+        points = np.stack(
+            [
+                pad + (xs - xs.min()) / max(np.ptp(xs), 1) * (w - 2 * pad),
+                h - pad - ys * (h - 2 * pad),
+            ],
+            1,
+        ).astype(np.int32)
+        cv2.polylines(image, [points], False, colour, 2, cv2.LINE_AA)
+        label = f"{key} {smooth[-1]:.4f}"
+        cv2.putText(
+            image,
+            label,
+            (w - 260, 24 + 22 * keys.index(key)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.55,
+            colour,
+            1,
+        )
+    cv2.rectangle(image, (pad, pad), (w - pad, h - pad), (120, 120, 120), 1)
+    return image

@@ -1,0 +1,59 @@
+"""What the two shipped models take and give: the contract between training (``model/``) and
+inference (``scanner/vision``). Plain Python, so inference needs neither torch nor training code.
+
+The locator sees the whole frame and marks the centre of every printed corner index; the
+classifier reads one upright crop around each marked index.
+"""
+
+from __future__ import annotations
+
+STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+STANDARD_CLASSES = (*(rank + colour for rank in STANDARD_RANKS for colour in "RB"), "JK")
+SPECIAL_CLASSES = (
+    *(str(n) for n in range(1, 13)),
+    "LORD",
+    "LADY",
+    "VILLAIN",
+    "JESTER",
+    "JOKER",
+)
+NOT_AN_INDEX = "none"
+CLASSES = (*STANDARD_CLASSES, *SPECIAL_CLASSES, NOT_AN_INDEX)
+
+
+def deck_of(code: str) -> str | None:
+    if code in STANDARD_CLASSES:
+        return "standard"
+    if code in SPECIAL_CLASSES:
+        return "special"
+    return None
+
+
+# -- the locator ---------------------------------------------------------------------------------
+# Input "image": float32 [1, 3, H, W], RGB, (pixel / 255 - MEAN) / STD, H and W multiples of
+# LOCATOR_MULTIPLE (pad the frame bottom/right with zeros after normalising).
+# Output "heads": float32 [1, HEAD_CHANNELS, H / STRIDE, W / STRIDE], one cell per STRIDE px.
+MEAN = 0.5
+STD = 0.25
+STRIDE = 4
+LOCATOR_MULTIPLE = 32
+
+HEAT = 0  # probability (sigmoid applied inside the model) that an index centre lies in the cell
+COS, SIN = 1, 2  # reading direction of the index: angle turned clockwise from upright
+LOG_INDEX_H, LOG_INDEX_W = 3, 4  # log of the index's height and width in frame px
+CARD_U, CARD_V = 5, 6  # card centre from the index centre, in index heights, index's own axes
+#                        (u along the reading direction, v down the index)
+LOG_CARD_W, LOG_CARD_H = 7, 8  # log of the card's width and height in index heights
+OFFSET_X, OFFSET_Y = 9, 10  # where the centre lies inside its cell, in cells (0–1)
+HEAD_CHANNELS = 11
+
+# -- the classifier ------------------------------------------------------------------------------
+# Input "crops": float32 [N, 3, CROP_H, CROP_W], normalised as above: each crop is the index
+# turned upright, centred on the index centre, CROP_SCALE index heights tall and
+# CROP_H / CROP_W as tall as wide. Output "logits": float32 [N, len(CLASSES)].
+CROP_H, CROP_W = 48, 32
+CROP_SCALE = 1.5
+
+# -- decoding ------------------------------------------------------------------------------------
+PEAK_THRESHOLD = 0.3  # heat above which a local maximum is an index candidate
+MIN_CONFIDENCE = 0.5  # classifier probability below which a reading is "check", not a card

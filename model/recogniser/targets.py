@@ -1,0 +1,131 @@
+"""Training targets from a scene's labels: what the locator should mark in a frame, and the
+upright crops the classifier should read. numpy and OpenCV only (shared with inference tests)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from model.recogniser import spec
+
+CLASS_INDEX = {name: i for i, name in enumerate(spec.CLASSES)}
+
+
+@dataclass(frozen=True)
+class IndexTruth:
+    """One printed index as the labels give it, in frame px."""
+
+    centre: np.ndarray  # (2,)
+    angle: float  # degrees clockwise from upright
+    height: float
+    width: float
+    card_centre: np.ndarray
+    card_size: tuple[float, float]  # card width, height in frame px
+    code: str
+    visible: float  # fraction of the index seen
+
+
+def index_truths(labels: dict) -> list[IndexTruth]:
+    truths = []
+    for card in labels["cards"]:
+        corners = np.array(card["corners"], dtype=np.float64)
+        card_w = float(np.linalg.norm(corners[1] - corners[0]))
+        card_h = float(np.linalg.norm(corners[3] - corners[0]))
+        for mark in card["indices"]:
+            quad = np.array(mark["quad"], dtype=np.float64)
+            truths.append(
+                IndexTruth(
+                    centre=quad.mean(axis=0),
+                    angle=float(mark["orientation"]),
+                    height=float(np.linalg.norm(quad[3] - quad[0])),
+                    width=float(np.linalg.norm(quad[1] - quad[0])),
+                    card_centre=corners.mean(axis=0),
+                    card_size=(card_w, card_h),
+                    code=card["code"],
+                    visible=float(mark["visible_fraction"]),
+                )
+            )
+    return truths
+
+
+def axes(angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """The index's reading direction and its "down" direction in the frame (y grows down)."""
+    a = np.radians(angle)
+    along = np.array([np.cos(a), np.sin(a)])
+    down = np.array([-np.sin(a), np.cos(a)])
+    return along, down
+
+
+def locator_targets(
+    truths: list[IndexTruth], width: int, height: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Heat (gaussian peaks at readable index centres), regression targets, and two weights
+    per cell: heat weight (0 where an index is partly hidden: neither right nor wrong to mark)
+    and regression weight (1 at the cells around a readable centre)."""
+    gw, gh = width // spec.STRIDE, height // spec.STRIDE
+    heads = np.zeros((spec.HEAD_CHANNELS, gh, gw), np.float32)
+    heat_weight = np.ones((gh, gw), np.float32)
+    reg_weight = np.zeros((gh, gw), np.float32)
+    yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    for truth in truths:
+        cx, cy = truth.centre / spec.STRIDE
+        if not (-2 <= cx < gw + 2 and -2 <= cy < gh + 2):
+            continue
+        if truth.visible < 0.9:
+            if truth.visible > 0.3:  # partly hidden: do not teach either way
+                r = max(1.0, truth.height / spec.STRIDE * 0.5)
+                near = (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r
+                heat_weight[near] = 0.0
+            continue
+        sigma = max(0.7, truth.height / spec.STRIDE / 6)
+        peak = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma**2))
+        np.maximum(heads[spec.HEAT], peak, out=heads[spec.HEAT])
+        ix, iy = int(cx), int(cy)
+        along, down = axes(truth.angle)
+        offset = (truth.card_centre - truth.centre) / truth.height
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                x, y = ix + dx, iy + dy
+                if not (0 <= x < gw and 0 <= y < gh):
+                    continue
+                heads[spec.COS, y, x] = along[0]
+                heads[spec.SIN, y, x] = along[1]
+                heads[spec.LOG_INDEX_H, y, x] = np.log(truth.height)
+                heads[spec.LOG_INDEX_W, y, x] = np.log(truth.width)
+                heads[spec.CARD_U, y, x] = offset @ along
+                heads[spec.CARD_V, y, x] = offset @ down
+                heads[spec.LOG_CARD_W, y, x] = np.log(truth.card_size[0] / truth.height)
+                heads[spec.LOG_CARD_H, y, x] = np.log(truth.card_size[1] / truth.height)
+                heads[spec.OFFSET_X, y, x] = cx - x
+                heads[spec.OFFSET_Y, y, x] = cy - y
+                reg_weight[y, x] = 1.0 if (dx, dy) == (0, 0) else 0.5
+    return heads, heat_weight, reg_weight
+
+
+def upright_crop(
+    frame: np.ndarray, centre: np.ndarray, angle: float, index_height: float
+) -> np.ndarray:
+    """The crop the classifier reads: centred on the index, turned so it reads upright,
+    CROP_SCALE index heights tall (the same function serves training and inference)."""
+    scale = spec.CROP_H / (spec.CROP_SCALE * index_height)
+    along, down = axes(angle)
+    # Frame point = centre + u * along + v * down, with (u, v) in crop px around its middle.
+    to_frame = np.array(
+        [
+            [along[0] / scale, down[0] / scale, 0.0],
+            [along[1] / scale, down[1] / scale, 0.0],
+        ]
+    )
+    middle = np.array([spec.CROP_W / 2, spec.CROP_H / 2])
+    to_frame[:, 2] = centre - to_frame[:, :2] @ middle
+    return cv2.warpAffine(
+        frame,
+        to_frame,
+        (spec.CROP_W, spec.CROP_H),
+        flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
+        if scale < 1
+        else cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )

@@ -1,0 +1,225 @@
+"""Training both models on the CPU, reproducibly, in steps that survive being cut off.
+
+Every ``CHECKPOINT_EVERY`` steps the model, optimiser, step, losses and random state go to
+``<work>/<name>.ckpt`` (written to a temporary file, then renamed); starting again resumes
+from there. ``python -m model.recogniser.train --help`` lists the stages; ``make model`` runs
+them all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from tqdm import tqdm
+
+from model.recogniser import spec
+from model.recogniser.dataset import (
+    cut_classifier_samples,
+    cut_locator_samples,
+    truths_from_rows,
+)
+from model.recogniser.nets import Classifier, Locator
+from model.recogniser.targets import locator_targets
+
+CHECKPOINT_EVERY = 50
+
+
+def normalise(images: np.ndarray) -> torch.Tensor:
+    """uint8 (N, H, W, 3) RGB → the models' input (N, 3, H, W)."""
+    x = torch.from_numpy(images).permute(0, 3, 1, 2).float()
+    return (x / 255.0 - spec.MEAN) / spec.STD
+
+
+def jitter(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Small brightness and contrast changes per sample, on top of the renderer's."""
+    n = x.shape[0]
+    gain = 1 + 0.15 * (torch.rand(n, 1, 1, 1, generator=generator) - 0.5) * 2
+    bias = 0.15 * (torch.rand(n, 1, 1, 1, generator=generator) - 0.5) * 2
+    return x * gain + bias
+
+
+class Checkpoint:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self, model: nn.Module, optimiser: torch.optim.Optimizer) -> tuple[int, list, dict]:
+        if not self.path.exists():
+            return 0, [], {}
+        state = torch.load(self.path, weights_only=False)
+        model.load_state_dict(state["model"])
+        optimiser.load_state_dict(state["optimiser"])
+        return state["step"], state["history"], state["extra"]
+
+    def save(self, model, optimiser, step: int, history: list, extra: dict) -> None:
+        temporary = self.path.with_suffix(".tmp")
+        torch.save(
+            {
+                "model": model.state_dict(),
+                "optimiser": optimiser.state_dict(),
+                "step": step,
+                "history": history,
+                "extra": extra,
+            },
+            temporary,
+        )
+        os.replace(temporary, self.path)  # a cut-off never leaves half a checkpoint
+
+
+def run_steps(
+    name: str,
+    model: nn.Module,
+    steps: int,
+    lr: float,
+    work: Path,
+    batch_loss: Callable[[int, torch.Generator], tuple[torch.Tensor, dict]],
+    seed: int,
+) -> list[dict]:
+    """The shared loop: AdamW with a cosine schedule, resumable at any checkpoint. The batch
+    of step k depends only on (seed, k), so a resumed run sees the same batches."""
+    optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    checkpoint = Checkpoint(work / f"{name}.ckpt")
+    start, history, _ = checkpoint.load(model, optimiser)
+    model.train()
+    bar = tqdm(range(start, steps), desc=name, unit="step", initial=start, total=steps)
+    for step in bar:
+        for group in optimiser.param_groups:
+            group["lr"] = lr * 0.5 * (1 + math.cos(math.pi * step / steps))
+        generator = torch.Generator().manual_seed(seed * 1_000_003 + step)
+        loss, parts = batch_loss(step, generator)
+        optimiser.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+        optimiser.step()
+        history.append({"step": step, "loss": float(loss), **parts})
+        bar.set_postfix(loss=f"{float(loss):.4f}")
+        if (step + 1) % CHECKPOINT_EVERY == 0 or step + 1 == steps:
+            checkpoint.save(model, optimiser, step + 1, history, {})
+    model.eval()
+    return history
+
+
+# -- the locator ---------------------------------------------------------------------------------
+
+
+def focal_loss(logits: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, per positive peak."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    positive = target.eq(1.0).float() + (target > 0.97).float() * (1 - target.eq(1.0).float())
+    pos_loss = -torch.log(p) * (1 - p) ** 2 * positive
+    neg_loss = -torch.log(1 - p) * p**2 * (1 - target) ** 4 * (1 - positive)
+    count = positive.sum().clamp(min=1.0)
+    return ((pos_loss + neg_loss) * weight).sum() / count
+
+
+def train_locator(samples: Path, work: Path, steps: int, batch: int, seed: int) -> Locator:
+    torch.manual_seed(seed)
+    data = np.load(samples)
+    images, truths, counts = data["images"], data["truths"], data["counts"]
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    size = images.shape[1]
+    model = Locator()
+
+    def batch_loss(step: int, generator: torch.Generator):
+        pick = torch.randint(len(images), (batch,), generator=generator).numpy()
+        heads, heat_w, reg_w = [], [], []
+        for i in pick:
+            rows = truths[starts[i] : starts[i + 1]].astype(np.float64)
+            h, hw, rw = locator_targets(truths_from_rows(rows), size, size)
+            heads.append(h)
+            heat_w.append(hw)
+            reg_w.append(rw)
+        target = torch.from_numpy(np.stack(heads))
+        heat_weight = torch.from_numpy(np.stack(heat_w))[:, None]
+        reg_weight = torch.from_numpy(np.stack(reg_w))[:, None]
+        out = model.raw(jitter(normalise(images[pick]), generator))
+        heat = focal_loss(out[:, :1], target[:, :1], heat_weight)
+        reg = (
+            (torch.abs(out[:, 1:] - target[:, 1:]) * reg_weight).sum()
+            / reg_weight.sum().clamp(min=1.0)
+            / (spec.HEAD_CHANNELS - 1)
+        )
+        return heat + reg, {"heat": heat.item(), "regression": reg.item()}
+
+    history = run_steps("locator", model, steps, 2e-3, work, batch_loss, seed)
+    (work / "locator-history.json").write_text(json.dumps(history))
+    return model
+
+
+# -- the classifier ------------------------------------------------------------------------------
+
+
+def train_classifier(samples: Path, work: Path, steps: int, batch: int, seed: int) -> Classifier:
+    torch.manual_seed(seed)
+    data = np.load(samples)
+    crops, classes = data["crops"], data["classes"].astype(np.int64)
+    model = Classifier()
+    criterion = nn.CrossEntropyLoss(label_smoothing=0.05)
+
+    def batch_loss(step: int, generator: torch.Generator):
+        pick = torch.randint(len(crops), (batch,), generator=generator).numpy()
+        x = jitter(normalise(crops[pick]), generator)
+        y = torch.from_numpy(classes[pick])
+        logits = model(x)
+        loss = criterion(logits, y)
+        accuracy = float((logits.argmax(1) == y).float().mean())
+        return loss, {"accuracy": accuracy}
+
+    history = run_steps("classifier", model, steps, 3e-3, work, batch_loss, seed)
+    (work / "classifier-history.json").write_text(json.dumps(history))
+    return model
+
+
+def load_trained(kind: str, work: Path) -> nn.Module:
+    model = Locator() if kind == "locator" else Classifier()
+    state = torch.load(work / f"{kind}.ckpt", weights_only=False)
+    model.load_state_dict(state["model"])
+    return model.eval()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m model.recogniser.train")
+    parser.add_argument("stage", choices=("cut", "locator", "classifier", "export", "all"))
+    parser.add_argument("--scenes", type=Path, required=True, help="a folder of `handfoot synth`")
+    parser.add_argument("--work", type=Path, required=True, help="samples and checkpoints")
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent)
+    parser.add_argument("--locator-steps", type=int, default=3000)
+    parser.add_argument("--classifier-steps", type=int, default=2500)
+    parser.add_argument("--batch", type=int, default=24)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    args.work.mkdir(parents=True, exist_ok=True)
+    locator_samples = args.work / "locator-samples.npz"
+    classifier_samples = args.work / "classifier-samples.npz"
+    started = time.perf_counter()
+    if args.stage in ("cut", "all"):
+        if not locator_samples.exists():
+            cut_locator_samples(args.scenes, locator_samples, seed=args.seed)
+        if not classifier_samples.exists():
+            cut_classifier_samples(args.scenes, classifier_samples, seed=args.seed)
+    if args.stage in ("locator", "all"):
+        train_locator(locator_samples, args.work, args.locator_steps, args.batch, args.seed)
+    if args.stage in ("classifier", "all"):
+        train_classifier(
+            classifier_samples, args.work, args.classifier_steps, args.batch * 8, args.seed
+        )
+    if args.stage in ("export", "all"):
+        from model.recogniser.export import export_all
+
+        export_all(args.work, args.out)
+    print(f"{args.stage} done in {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
