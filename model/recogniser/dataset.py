@@ -136,3 +136,10 @@ def cut_classifier_samples(
             classes.append(none)
     np.savez(out, crops=np.stack(crops), classes=np.array(classes, np.int16))
     return out
+
+
+def write_scenes_for_tests(folder: Path, count: int, size: tuple[int, int]) -> None:
+    """A few small scenes, for the smoke-training test."""
+    from model.synth.dataset import RunSpec, write_run
+
+    write_run(folder, RunSpec(seed=3, size=size), count, progress=False)

@@ -4,6 +4,7 @@ plus the JSON the inference code reads and an image of the training curves."""
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import cv2
@@ -21,18 +22,24 @@ class ParityError(RuntimeError):
 
 def _export(model: torch.nn.Module, example: torch.Tensor, path: Path, names, dynamic) -> None:
     temporary = path.with_suffix(".tmp.onnx")
-    torch.onnx.export(
+    legacy_export(
         model,
-        (example,),
-        str(temporary),
+        example,
+        temporary,
         input_names=[names[0]],
         output_names=[names[1]],
         dynamic_axes=dynamic,
-        opset_version=17,
-        dynamo=False,
     )
     check_parity(model, temporary, names[0], example)
     temporary.replace(path)
+
+
+def legacy_export(model: torch.nn.Module, example: torch.Tensor, path: Path, **options) -> None:
+    """The TorchScript exporter: it handles these plain CNNs with dynamic sizes and needs no
+    extra packages; torch warns that it is no longer the default, which we know."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(model, (example,), str(path), opset_version=17, dynamo=False, **options)
 
 
 def check_parity(model: torch.nn.Module, path: Path, input_name: str, example: torch.Tensor):

@@ -99,8 +99,9 @@ def run_steps(
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 5.0)
         optimiser.step()
-        history.append({"step": step, "loss": float(loss), **parts})
-        bar.set_postfix(loss=f"{float(loss):.4f}")
+        value = loss.item()
+        history.append({"step": step, "loss": value, **parts})
+        bar.set_postfix(loss=f"{value:.4f}")
         if (step + 1) % CHECKPOINT_EVERY == 0 or step + 1 == steps:
             checkpoint.save(model, optimiser, step + 1, history, {})
     model.eval()

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import resource
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from scanner.cli.common import EXIT_OK, CommandError
 from scanner.cli.synth_cmd import frame_size
 
 
 def register(subcommands: argparse._SubParsersAction) -> None:
-    parser = subcommands.add_parser("bench", help="measure speed: bench synth")
+    parser = subcommands.add_parser("bench", help="measure speed: bench synth, bench scan")
     targets = parser.add_subparsers(dest="target", metavar="TARGET", required=True)
     synth = targets.add_parser(
         "synth",
@@ -29,6 +33,25 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     synth.add_argument("--seed", type=int, default=12345)
     synth.add_argument("--json", action="store_true", help="print the figures as JSON")
     synth.set_defaults(run=bench_synth)
+
+    scan = targets.add_parser(
+        "scan",
+        help="recogniser time per frame",
+        description=f"Render COUNT scenes with at least {SCAN_MIN_CARDS} countable cards (in a "
+        "separate process, so its memory is not counted), load the models once, and report the "
+        "median and p90 time of one read, the load and warm-up time and the peak memory.",
+    )
+    scan.add_argument("--count", type=int, default=20, help="frames measured (default 20)")
+    scan.add_argument("--size", type=frame_size, default=(1280, 960), help="frame WxH")
+    scan.add_argument("--seed", type=int, default=12345)
+    scan.add_argument("--threads", type=int, default=1, help="threads per model (default 1)")
+    scan.add_argument("--models", type=Path, metavar="DIR", help="folder with the .onnx files")
+    scan.add_argument("--json", action="store_true", help="print the figures as JSON")
+    scan.set_defaults(run=bench_scan)
+
+
+SCAN_MIN_CARDS = 40  # a busy table: the frames a read must be fast on
+SCAN_TRIES = 10  # scenes rendered per frame wanted, at most
 
 
 def one_core() -> None:
@@ -72,5 +95,88 @@ def bench_synth(args: argparse.Namespace) -> int:
             f"synth {result['size']}, one core: median {result['median_ms']} ms per scene "
             f"({result['scenes_per_s']} scenes/s), p90 {result['p90_ms']} ms; "
             f"warm-up (every face, table and prop drawn once) {result['warmup_s']} s"
+        )
+    return EXIT_OK
+
+
+def _busy_scene(seed: int, index: int, size: tuple[int, int]) -> tuple[bytes, int]:
+    """Scene ``index`` as JPEG bytes and its number of countable cards (runs in a child)."""
+    from model.synth.scene import render_scene
+
+    scene = render_scene(seed, index, size=size)
+    cards = scene.labels["cards"]
+    return scene.jpeg, sum(any(i["visible"] for i in card["indices"]) for card in cards)
+
+
+def _busy_frames(args: argparse.Namespace) -> list[tuple[bytes, int]]:
+    import multiprocessing
+
+    frames = []
+    context = multiprocessing.get_context("spawn")  # the renderer's caches stay in the child
+    with context.Pool(1) as pool:
+        jobs = ((args.seed, index, args.size) for index in range(args.count * SCAN_TRIES))
+        for jpeg, cards in pool.imap(_busy_scene_star, jobs):
+            if cards >= SCAN_MIN_CARDS:
+                frames.append((jpeg, cards))
+                if len(frames) == args.count:
+                    return frames
+    raise CommandError(
+        f"only {len(frames)} of {args.count * SCAN_TRIES} scenes showed {SCAN_MIN_CARDS} cards; "
+        "try a larger --size"
+    )
+
+
+def _busy_scene_star(job: tuple[int, int, tuple[int, int]]) -> tuple[bytes, int]:
+    return _busy_scene(*job)
+
+
+def _peak_mb() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10  # bytes vs KiB
+
+
+def bench_scan(args: argparse.Namespace) -> int:
+    if args.count < 1 or args.threads < 1:
+        raise CommandError("--count and --threads must be at least 1")
+    one_core()
+    import cv2
+    import numpy as np
+
+    from scanner.vision import Recogniser, RecogniserError
+
+    frames = _busy_frames(args)
+    started = time.perf_counter()
+    try:
+        recogniser = Recogniser.load(args.models, threads=args.threads)
+    except RecogniserError as error:
+        raise CommandError(str(error)) from None
+    load_s = time.perf_counter() - started
+    times, read = [], 0
+    for jpeg, _ in frames:
+        bgr = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        frame = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+        start = time.perf_counter()
+        read += len(recogniser.read(frame).cards)
+        times.append(time.perf_counter() - start)
+    result = {
+        "size": f"{args.size[0]}x{args.size[1]}",
+        "frames": len(frames),
+        "threads": args.threads,
+        "countable_cards_mean": round(statistics.mean(cards for _, cards in frames), 1),
+        "cards_read_mean": round(read / len(frames), 1),
+        "median_ms": round(statistics.median(times) * 1000, 1),
+        "p90_ms": round(sorted(times)[math.ceil(0.9 * len(times)) - 1] * 1000, 1),
+        "load_s": round(load_s, 2),
+        "peak_rss_mb": round(_peak_mb(), 1),
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"scan {result['size']}, {args.threads} thread(s), {result['frames']} frames of "
+            f"{result['countable_cards_mean']} countable cards on average "
+            f"({result['cards_read_mean']} read): median {result['median_ms']} ms per frame, "
+            f"p90 {result['p90_ms']} ms; models loaded and warmed up in {result['load_s']} s; "
+            f"peak memory {result['peak_rss_mb']} MB"
         )
     return EXIT_OK

@@ -1,0 +1,12 @@
+"""Frame → corner indices → classified cards → physical cards.
+
+``Recogniser.load()`` builds the two ONNX sessions once; ``Recogniser.read(frame)`` gives a
+:class:`Reading`. Pre- and post-processing are pure functions in ``preprocess``, ``decode`` and
+``cards``, tested without any model.
+"""
+
+from scanner.vision.cards import CardReading
+from scanner.vision.errors import ImageError, RecogniserError, VisionError
+from scanner.vision.recogniser import Reading, Recogniser
+
+__all__ = ["CardReading", "ImageError", "Reading", "Recogniser", "RecogniserError", "VisionError"]

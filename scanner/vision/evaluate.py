@@ -1,0 +1,235 @@
+"""How well the recogniser reads a folder of labelled synthetic scenes (``handfoot synth``).
+
+A labelled card counts when at least one of its indices is ``visible`` (≥ 90 % seen). A read
+card lands on the labelled card one of whose index quads holds the centre of its index box
+(any visibility). The first read on a countable card finds it; another read on it is a double
+count; a read on a card with no visible index is ignored; a read on no card is a phantom.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from model.recogniser.spec import CLASSES, NOT_AN_INDEX, deck_of
+from scanner.vision.cards import CardReading
+from scanner.vision.images import read_image
+
+MISSED = "missed"  # the confusion matrix's column for cards nobody read
+PHANTOM = "phantom"  # … and its row for reads where no card is (or a card read twice)
+
+
+@dataclass(frozen=True)
+class Found:
+    truth: str
+    read: str
+
+
+@dataclass(frozen=True)
+class SceneScore:
+    """One scene's reads set against its labels."""
+
+    name: str
+    deck: str
+    held_out: bool  # the scene uses a card design held out of training
+    found: tuple[Found, ...]
+    missed: tuple[str, ...]  # codes of countable cards nobody read
+    doubles: tuple[str, ...]  # codes read on a card already found
+    phantoms: tuple[str, ...]  # codes read where no labelled card is
+    ignored: int  # reads on cards none of whose indices is visible
+
+    @property
+    def exact(self) -> bool:
+        """Every countable card found with its code, and nothing else read."""
+        right = all(pair.truth == pair.read for pair in self.found)
+        return right and not self.missed and not self.doubles and not self.phantoms
+
+
+def held_out_styles() -> frozenset[str]:
+    """Names of the card designs that never appear in training scenes."""
+    from model.synth.faces import ALL_STYLES
+
+    return frozenset(style.name for style in ALL_STYLES if style.split == "test")
+
+
+def _inside(quad: Sequence[Sequence[float]], x: float, y: float) -> bool:
+    return cv2.pointPolygonTest(np.asarray(quad, np.float32), (x, y), False) >= 0
+
+
+def _landing(cards: list[dict], x: float, y: float) -> int | None:
+    """The labelled card whose index quad holds (x, y): a visible index before a hidden one,
+    then the card on top."""
+    best, best_key = None, None
+    for position, card in enumerate(cards):
+        for index in card["indices"]:
+            if _inside(index["quad"], x, y):
+                key = (index["visible"], index["visible_fraction"], position)
+                if best_key is None or key > best_key:
+                    best, best_key = position, key
+    return best
+
+
+def score_scene(
+    labels: dict, cards: Iterable[CardReading], held_out: frozenset[str] = frozenset()
+) -> SceneScore:
+    """Set the cards read in one scene against its labels (a ``handfoot-scene/1`` object)."""
+    truth = labels["cards"]
+    countable = [any(index["visible"] for index in card["indices"]) for card in truth]
+    found: dict[int, Found] = {}
+    doubles, phantoms, ignored = [], [], 0
+    for card in sorted(cards, key=lambda card: -card.confidence):
+        x0, y0, x1, y1 = card.index_box
+        position = _landing(truth, (x0 + x1) / 2, (y0 + y1) / 2)
+        if position is None:
+            phantoms.append(card.code)
+        elif not countable[position]:
+            ignored += 1
+        elif position in found:
+            doubles.append(card.code)
+        else:
+            found[position] = Found(truth[position]["code"], card.code)
+    missed = [c["code"] for n, c in enumerate(truth) if countable[n] and n not in found]
+    return SceneScore(
+        name=str(labels.get("image") or labels.get("index", "")),
+        deck=labels["deck"],
+        held_out=any(style in held_out for style in labels["styles"]),
+        found=tuple(found[n] for n in sorted(found)),
+        missed=tuple(missed),
+        doubles=tuple(doubles),
+        phantoms=tuple(phantoms),
+        ignored=ignored,
+    )
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def summarise(scores: Sequence[SceneScore]) -> dict:
+    """The figures for a set of scenes, ready for JSON."""
+    found = [pair for score in scores for pair in score.found]
+    missed = [code for score in scores for code in score.missed]
+    doubles = sum(len(score.doubles) for score in scores)
+    phantoms = sum(len(score.phantoms) for score in scores)
+    countable = len(found) + len(missed)
+    right = [pair for pair in found if pair.truth == pair.read]
+    accuracy = {"all": _share(len(right), len(found))}
+    for deck in ("standard", "special"):
+        in_deck = [pair for pair in found if deck_of(pair.truth) == deck]
+        accuracy[deck] = _share(sum(p.truth == p.read for p in in_deck), len(in_deck))
+    per_class_total = Counter([pair.truth for pair in found] + missed)
+    per_class_right = Counter(pair.truth for pair in right)
+    return {
+        "scenes": len(scores),
+        "countable": countable,
+        "found": len(found),
+        "missed": len(missed),
+        "read_right": len(right),
+        "double_counts": doubles,
+        "phantoms": phantoms,
+        "ignored": sum(score.ignored for score in scores),
+        "recall": _share(len(found), countable),
+        "precision": _share(len(found), len(found) + doubles + phantoms),
+        "accuracy": accuracy,
+        "exact_scenes": _share(sum(score.exact for score in scores), len(scores)),
+        "per_class_recall": {
+            code: _share(per_class_right[code], per_class_total[code])
+            for code in CLASSES
+            if per_class_total[code]
+        },
+    }
+
+
+def report(scores: Sequence[SceneScore]) -> dict:
+    """All scenes, then split by whether their card designs were held out of training.
+    Per-class recall counts a card when it was found and read right."""
+    result = summarise(scores)
+    result["by_styles"] = {
+        "seen": summarise([s for s in scores if not s.held_out]),
+        "held_out": summarise([s for s in scores if s.held_out]),
+    }
+    for part in result["by_styles"].values():
+        del part["per_class_recall"]
+    return result
+
+
+def scene_files(folder: Path, limit: int | None = None) -> list[Path]:
+    """The label files ``scene_*.json`` in ``folder``, in order, at most ``limit``."""
+    files = sorted(folder.glob("scene_*.json"))
+    return files[:limit] if limit is not None else files
+
+
+def evaluate_folder(
+    folder: Path, read: Callable[[np.ndarray], Sequence[CardReading]], limit: int | None = None
+) -> list[SceneScore]:
+    """Read every scene in ``folder`` with ``read`` (frame → cards) and score it."""
+    held_out = held_out_styles()
+    scores = []
+    for path in scene_files(folder, limit):
+        labels = json.loads(path.read_text(encoding="utf-8"))
+        image = path.parent / labels.get("image", path.with_suffix(".jpg").name)
+        scores.append(score_scene(labels, read(read_image(image)), held_out))
+    return scores
+
+
+def confusion_counts(scores: Iterable[SceneScore]) -> Counter:
+    """(truth or PHANTOM, read or MISSED) → how often."""
+    counts: Counter = Counter()
+    for score in scores:
+        counts.update((pair.truth, pair.read) for pair in score.found)
+        counts.update((code, MISSED) for code in score.missed)
+        counts.update((PHANTOM, code) for code in score.doubles + score.phantoms)
+    return counts
+
+
+def confusion_classes(scores: Sequence[SceneScore], counts: Counter) -> list[str]:
+    """Every class of the decks the scenes use, plus any other class read, in CLASSES order."""
+    decks = {score.deck for score in scores}
+    seen = {code for pair in counts for code in pair}
+    return [c for c in CLASSES if c != NOT_AN_INDEX and (deck_of(c) in decks or c in seen)]
+
+
+def draw_confusion(scores: Sequence[SceneScore], cell: int = 18) -> np.ndarray:
+    """The confusion matrix as an RGB image: rows the true code (last row: reads where no card
+    is, or a card read twice), columns the code read (last column: missed). Cells are shaded
+    by their share of the row and show the count."""
+    counts = confusion_counts(scores)
+    classes = confusion_classes(scores, counts)
+    rows, cols = [*classes, PHANTOM], [*classes, MISSED]
+    matrix = np.array([[counts[(r, c)] for c in cols] for r in rows], np.float64)
+    font, scale = cv2.FONT_HERSHEY_SIMPLEX, cell / 45
+    margin = cell * 4
+    size_h, size_w = margin + len(rows) * cell + 8, margin + len(cols) * cell + 8
+    image = np.full((size_h, size_w, 3), 255, np.uint8)
+    shares = matrix / np.maximum(matrix.sum(axis=1, keepdims=True), 1)
+    for r, row in enumerate(rows):
+        y = margin + r * cell
+        cv2.putText(image, row, (4, y + cell - 5), font, scale, (0, 0, 0), 1, cv2.LINE_AA)
+        for c in range(len(cols)):
+            x = margin + c * cell
+            share = shares[r, c]
+            if matrix[r, c]:
+                tint = (40, 150, 60) if rows[r] == cols[c] else (200, 50, 40)
+                colour = tuple(int(255 - share * (255 - t) * 0.9) for t in tint)
+                cv2.rectangle(image, (x, y), (x + cell, y + cell), colour, cv2.FILLED)
+                text = str(int(matrix[r, c]))
+                ink = (255, 255, 255) if share > 0.55 else (0, 0, 0)
+                small = scale * 0.8 * min(1.0, 2 / len(text))
+                cv2.putText(image, text, (x + 1, y + cell - 5), font, small, ink, 1, cv2.LINE_AA)
+            cv2.rectangle(image, (x, y), (x + cell, y + cell), (220, 220, 220), 1)
+    cv2.putText(image, "true", (4, margin - 22), font, scale, (90, 90, 90), 1, cv2.LINE_AA)
+    cv2.putText(image, "read ->", (4, margin - 6), font, scale, (90, 90, 90), 1, cv2.LINE_AA)
+    # column labels, written sideways on a strip turned a quarter turn
+    strip = np.full((cell * len(cols), margin, 3), 255, np.uint8)
+    for c, col in enumerate(cols):
+        cv2.putText(strip, col, (4, c * cell + cell - 5), font, scale, (0, 0, 0), 1, cv2.LINE_AA)
+    image[:margin, margin : margin + len(cols) * cell] = cv2.rotate(
+        strip, cv2.ROTATE_90_COUNTERCLOCKWISE
+    )
+    return image

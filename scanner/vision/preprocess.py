@@ -1,0 +1,95 @@
+"""Frames and crops as the two models take them (pure functions of numpy arrays).
+
+Coordinates are frame pixels, x right, y down, as in the scene labels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from scanner.vision.contract import Contract
+
+
+class IndexPlace(Protocol):
+    """Where an index lies: its centre, its reading angle and its height (frame px)."""
+
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+    @property
+    def angle(self) -> float: ...
+    @property
+    def index_h(self) -> float: ...
+
+
+def normalise(pixels: np.ndarray, contract: Contract) -> np.ndarray:
+    """uint8 RGB [..., H, W, 3] → float32 [..., 3, H, W], (pixel / 255 - MEAN) / STD."""
+    scaled = pixels.astype(np.float32) * np.float32(1 / (255 * contract.std))
+    scaled -= np.float32(contract.mean / contract.std)
+    return np.moveaxis(scaled, -1, -3)
+
+
+def padded_size(width: int, height: int, contract: Contract) -> tuple[int, int]:
+    """The frame size rounded up to a multiple of LOCATOR_MULTIPLE.
+
+    >>> padded_size(1280, 950, Contract.from_spec())
+    (1280, 960)
+    """
+    multiple = contract.locator_multiple
+    return -(-width // multiple) * multiple, -(-height // multiple) * multiple
+
+
+def locator_input(frame: np.ndarray, contract: Contract) -> np.ndarray:
+    """An RGB uint8 frame [H, W, 3] → the locator's "image" [1, 3, H', W'], normalised, then
+    padded with zeros at the bottom and right to multiples of LOCATOR_MULTIPLE."""
+    check_frame(frame)
+    height, width = frame.shape[:2]
+    padded_w, padded_h = padded_size(width, height, contract)
+    tensor = np.zeros((1, 3, padded_h, padded_w), np.float32)
+    tensor[0, :, :height, :width] = normalise(frame, contract)
+    return tensor
+
+
+def check_frame(frame: np.ndarray) -> None:
+    if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+        raise ValueError(f"a frame is uint8 [H, W, 3] RGB, not {frame.dtype} {frame.shape}")
+
+
+def crop_matrix(place: IndexPlace, contract: Contract) -> np.ndarray:
+    """The 2×3 affine map from crop pixels to frame pixels that turns the index at ``place``
+    upright: the crop is CROP_SCALE index heights tall and its middle (CROP_W / 2, CROP_H / 2)
+    lands on the index centre.
+
+    The geometry is exactly that of the training crops (``model/recogniser/targets.py``,
+    ``upright_crop``), which hand frame coordinates to OpenCV as they are; a test holds the two
+    together, because the classifier only reads well what it saw in training."""
+    scale = contract.crop_scale * place.index_h / contract.crop_h  # frame px per crop px
+    theta = math.radians(place.angle)
+    along = np.array([math.cos(theta), math.sin(theta)]) * scale  # the reading direction
+    down = np.array([-math.sin(theta), math.cos(theta)]) * scale
+    linear = np.column_stack([along, down])
+    middle = np.array([contract.crop_w / 2, contract.crop_h / 2])
+    origin = np.array([place.x, place.y]) - linear @ middle
+    return np.column_stack([linear, origin])
+
+
+def index_crops(frame: np.ndarray, places: Sequence[IndexPlace], contract: Contract) -> np.ndarray:
+    """Upright crops around each index: float32 [N, 3, CROP_H, CROP_W], normalised like the
+    locator's input. Beyond the frame's edge the edge pixels repeat, as in training."""
+    check_frame(frame)
+    crops = np.empty((len(places), contract.crop_h, contract.crop_w, 3), np.uint8)
+    for n, place in enumerate(places):
+        crops[n] = cv2.warpAffine(
+            frame,
+            crop_matrix(place, contract),
+            (contract.crop_w, contract.crop_h),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    return normalise(crops, contract)

@@ -1,0 +1,203 @@
+"""The recogniser: both ONNX sessions built once, then ``read(frame)`` per frame."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from scanner.vision.cards import CardReading, IndexReading, merge_cards, suppress_duplicates
+from scanner.vision.contract import Contract
+from scanner.vision.decode import IndexCandidate, decode_heads
+from scanner.vision.errors import RecogniserError
+from scanner.vision.preprocess import check_frame, index_crops, locator_input
+
+log = logging.getLogger(__name__)
+LOCATOR_FILE = "locator.onnx"
+CLASSIFIER_FILE = "classifier.onnx"
+CLASSIFIER_BATCH = 256  # crops per classifier run
+WARM_UP_SIZE = (1280, 960)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one frame showed: the physical cards, and milliseconds spent per stage
+    (``locate``, ``decode``, ``classify``, ``total``)."""
+
+    cards: tuple[CardReading, ...]
+    timing_ms: dict[str, float]
+
+    def as_json(self) -> dict:
+        return {
+            "cards": [card.as_json() for card in self.cards],
+            "timing_ms": {stage: round(ms, 1) for stage, ms in self.timing_ms.items()},
+        }
+
+
+def default_model_dir() -> Path:
+    """The ``model`` package's folder, where the trained files are shipped."""
+    import model
+
+    return Path(model.__file__).parent
+
+
+def _session(path: Path, threads: int):
+    if not path.is_file():
+        raise RecogniserError(
+            f"{path}: no such model file; train the recogniser with `make model` "
+            "(or pass the folder that holds locator.onnx and classifier.onnx)"
+        )
+    try:
+        import onnxruntime
+    except ImportError:
+        raise RecogniserError(
+            "onnxruntime is not installed; the recogniser needs it: pip install onnxruntime"
+        ) from None
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    options.log_severity_level = 3
+    try:
+        return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime raises its own classes for a damaged file
+        raise RecogniserError(f"{path}: not a model onnxruntime can load ({error})") from None
+
+
+def _names(session, wanted_input: str, wanted_output: str, path: Path) -> tuple[str, str]:
+    inputs = [node.name for node in session.get_inputs()]
+    outputs = [node.name for node in session.get_outputs()]
+    if len(inputs) != 1 or not outputs:
+        raise RecogniserError(f"{path}: expected one input, has {inputs} → {outputs}")
+    if inputs[0] != wanted_input or wanted_output not in outputs:
+        log.warning(
+            "%s: inputs %s, outputs %s (the contract names %r → %r)",
+            path,
+            inputs,
+            outputs,
+            wanted_input,
+            wanted_output,
+        )
+    return inputs[0], wanted_output if wanted_output in outputs else outputs[0]
+
+
+class Recogniser:
+    """Reads the cards in a frame with the locator and the classifier.
+
+    Build it with :meth:`load` (sessions are created once and warmed up); call :meth:`read`
+    for every frame, from one thread at a time."""
+
+    def __init__(self, locator, classifier, contract: Contract, names: dict[str, str]) -> None:
+        self._locator = locator
+        self._classifier = classifier
+        self.contract = contract
+        self._names = names
+        batch = classifier.get_inputs()[0].shape[0]
+        # a model exported with a fixed batch size gets exactly that many crops per run
+        self._batch = batch if isinstance(batch, int) and batch > 0 else CLASSIFIER_BATCH
+        self._fixed_batch = isinstance(batch, int) and batch > 0
+
+    @classmethod
+    def load(cls, model_dir: Path | str | None = None, threads: int = 1) -> Recogniser:
+        """Both models from ``model_dir`` (default: the ``model`` package), on ``threads``
+        threads each, warmed up on a blank frame. Raises :class:`RecogniserError` when a file
+        is missing or does not follow the contract."""
+        folder = Path(model_dir) if model_dir is not None else default_model_dir()
+        if threads < 1:
+            raise RecogniserError(f"threads must be at least 1, not {threads}")
+        locator_path, classifier_path = folder / LOCATOR_FILE, folder / CLASSIFIER_FILE
+        locator = _session(locator_path, threads)
+        classifier = _session(classifier_path, threads)
+        contract = Contract.load(folder)
+        image, heads = _names(locator, "image", "heads", locator_path)
+        crops, logits = _names(classifier, "crops", "logits", classifier_path)
+        names = {"image": image, "heads": heads, "crops": crops, "logits": logits}
+        recogniser = cls(locator, classifier, contract, names)
+        recogniser.warm_up()
+        return recogniser
+
+    def warm_up(self, size: tuple[int, int] = WARM_UP_SIZE) -> None:
+        """Run both models once, so the first real frame is not the slow one, and check that
+        their outputs have the contract's shapes."""
+        width, height = size
+        heads = self._locate(np.zeros((height, width, 3), np.uint8))
+        c = self.contract
+        stride = c.stride
+        if heads.ndim != 4 or heads.shape[1] != c.head_channels or heads.shape[2] * stride < height:
+            raise RecogniserError(
+                f"the locator gives {heads.shape}, the contract [1, {c.head_channels}, H/{stride}, "
+                f"W/{stride}]"
+            )
+        logits = self._classify(np.zeros((1, 3, c.crop_h, c.crop_w), np.float32))
+        if logits.shape != (1, len(c.classes)):
+            raise RecogniserError(
+                f"the classifier gives {logits.shape}, the contract [N, {len(c.classes)}] "
+                "(one logit per class)"
+            )
+
+    def read(self, frame: np.ndarray) -> Reading:
+        """The cards in an RGB uint8 frame [H, W, 3]."""
+        check_frame(frame)
+        started = time.perf_counter()
+        heads = self._locate(frame)
+        located = time.perf_counter()
+        height, width = frame.shape[:2]
+        candidates = suppress_duplicates(decode_heads(heads, (width, height), self.contract))
+        decoded = time.perf_counter()
+        readings = self._read_indices(frame, candidates)
+        classified = time.perf_counter()
+        cards = merge_cards(
+            readings,
+            not_an_index=self.contract.not_an_index,
+            min_confidence=self.contract.min_confidence,
+        )
+        done = time.perf_counter()
+        timing = {
+            "locate": (located - started) * 1000,
+            "classify": (classified - decoded) * 1000,
+            "decode": (decoded - located + done - classified) * 1000,
+            "total": (done - started) * 1000,
+        }
+        log.debug(
+            "read %d cards from %d indices in %.0f ms", len(cards), len(candidates), timing["total"]
+        )
+        return Reading(cards, timing)
+
+    def _locate(self, frame: np.ndarray) -> np.ndarray:
+        tensor = locator_input(frame, self.contract)
+        (heads,) = self._locator.run([self._names["heads"]], {self._names["image"]: tensor})
+        return heads
+
+    def _classify(self, crops: np.ndarray) -> np.ndarray:
+        chunks = []
+        for start in range(0, len(crops), self._batch):
+            chunk = crops[start : start + self._batch]
+            count = len(chunk)
+            if self._fixed_batch and count < self._batch:
+                chunk = np.concatenate(
+                    [chunk, np.zeros((self._batch - count, *chunk.shape[1:]), np.float32)]
+                )
+            (logits,) = self._classifier.run([self._names["logits"]], {self._names["crops"]: chunk})
+            chunks.append(logits[:count])
+        if not chunks:
+            return np.zeros((0, len(self.contract.classes)), np.float32)
+        return np.concatenate(chunks)
+
+    def _read_indices(
+        self, frame: np.ndarray, candidates: tuple[IndexCandidate, ...]
+    ) -> list[IndexReading]:
+        if not candidates:
+            return []
+        logits = self._classify(index_crops(frame, candidates, self.contract)).astype(np.float64)
+        logits -= logits.max(axis=1, keepdims=True)
+        probabilities = np.exp(logits)
+        probabilities /= probabilities.sum(axis=1, keepdims=True)
+        best = probabilities.argmax(axis=1)
+        classes = self.contract.classes
+        return [
+            IndexReading(candidate, classes[best[n]], float(probabilities[n, best[n]]))
+            for n, candidate in enumerate(candidates)
+        ]

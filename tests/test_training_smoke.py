@@ -1,0 +1,74 @@
+"""A minute of training on a few rendered scenes: the whole loop runs, resumes from its
+checkpoint, and exports ONNX files that onnxruntime runs exactly as PyTorch does."""
+
+import json
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from model.recogniser import spec  # noqa: E402
+from model.recogniser.dataset import write_scenes_for_tests  # noqa: E402
+from model.recogniser.train import main as train  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def scenes(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("scenes")
+    write_scenes_for_tests(folder, count=3, size=(320, 240))
+    return folder
+
+
+def test_smoke_training_runs_resumes_and_exports(scenes, tmp_path):
+    work, out = tmp_path / "work", tmp_path / "out"
+    common = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
+    steps = ["--locator-steps", "4", "--classifier-steps", "4", "--batch", "2"]
+    assert train(["cut", *common]) == 0
+    assert train(["locator", *common, *steps]) == 0
+    first = torch.load(work / "locator.ckpt", weights_only=False)
+    assert first["step"] == 4 and len(first["history"]) == 4
+    # Asking for more steps resumes at step 4 instead of starting again.
+    assert train(["locator", *common, "--locator-steps", "6", "--batch", "2"]) == 0
+    resumed = torch.load(work / "locator.ckpt", weights_only=False)
+    assert resumed["step"] == 6 and [h["step"] for h in resumed["history"]] == list(range(6))
+    assert train(["classifier", *common, *steps]) == 0
+    assert train(["export", *common]) == 0
+    meta = json.loads((out / "recogniser.json").read_text())
+    assert meta["CLASSES"] == list(spec.CLASSES)
+
+    import onnxruntime
+
+    locator = onnxruntime.InferenceSession(str(out / "locator.onnx"))
+    heads = locator.run(None, {"image": np.zeros((1, 3, 96, 128), np.float32)})[0]
+    assert heads.shape == (1, spec.HEAD_CHANNELS, 24, 32)
+    assert heads[0, spec.HEAT].min() >= 0.0 and heads[0, spec.HEAT].max() <= 1.0
+    classifier = onnxruntime.InferenceSession(str(out / "classifier.onnx"))
+    logits = classifier.run(None, {"crops": np.zeros((5, 3, 48, 32), np.float32)})[0]
+    assert logits.shape == (5, len(spec.CLASSES))
+
+
+def test_training_is_reproducible_from_its_seed(scenes, tmp_path):
+    losses = []
+    for run in ("a", "b"):
+        work = tmp_path / run
+        args = ["--scenes", str(scenes), "--work", str(work), "--threads", "1", "--batch", "2"]
+        train(["cut", *args])
+        train(["classifier", *args, "--classifier-steps", "3"])
+        history = json.loads((work / "classifier-history.json").read_text())
+        losses.append([round(h["loss"], 6) for h in history])
+    assert losses[0] == losses[1]
+
+
+def test_export_refuses_a_model_onnx_disagrees_with(tmp_path):
+    from model.recogniser.export import ParityError, check_parity, legacy_export
+
+    class Flaky(torch.nn.Module):
+        def forward(self, x):
+            return x + torch.rand(1)  # never the same twice
+
+    path = tmp_path / "flaky.onnx"
+    legacy_export(Flaky(), torch.zeros(1, 3), path, input_names=["x"])
+    with pytest.raises(ParityError):
+        check_parity(Flaky(), path, "x", torch.zeros(1, 3))
+    assert not path.exists()

@@ -1,0 +1,369 @@
+"""The recogniser's pre- and post-processing as pure functions: no model involved."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from scanner.vision.annotate import CHECK_COLOUR, annotate
+from scanner.vision.cards import (
+    CardReading,
+    IndexReading,
+    merge_cards,
+    same_card,
+    suppress_duplicates,
+)
+from scanner.vision.contract import Contract
+from scanner.vision.decode import IndexCandidate, angle_gap, decode_heads
+from scanner.vision.errors import RecogniserError
+from scanner.vision.evaluate import draw_confusion, report, score_scene, summarise
+from scanner.vision.preprocess import crop_matrix, index_crops, locator_input, normalise
+
+C = Contract.from_spec()
+
+
+# -- preprocess ------------------------------------------------------------------------------------
+
+
+def test_locator_input_normalises_and_pads_with_zeros():
+    frame = np.zeros((50, 70, 3), np.uint8)
+    frame[:, :, 0] = 255
+    tensor = locator_input(frame, C)
+    assert tensor.shape == (1, 3, 64, 96) and tensor.dtype == np.float32
+    assert np.allclose(tensor[0, 0, :50, :70], (1 - C.mean) / C.std)
+    assert np.allclose(tensor[0, 1, :50, :70], (0 - C.mean) / C.std)
+    assert not tensor[0, :, 50:, :].any() and not tensor[0, :, :, 70:].any()
+
+
+def test_locator_input_refuses_what_is_not_an_rgb_frame():
+    with pytest.raises(ValueError, match="uint8"):
+        locator_input(np.zeros((10, 10), np.uint8), C)
+
+
+def quadrant_frame(centre, angle, index_h, index_w, size=(160, 200)):
+    """A frame showing a 2×2 pattern (red, green / blue, white as read) turned by ``angle``."""
+    height, width = size
+    ys, xs = np.mgrid[0:height, 0:width] + 0.5  # pixel centres
+    theta = math.radians(angle)
+    dx, dy = xs - centre[0], ys - centre[1]
+    along = dx * math.cos(theta) + dy * math.sin(theta)
+    down = -dx * math.sin(theta) + dy * math.cos(theta)
+    frame = np.zeros((height, width, 3), np.uint8)
+    inside = (abs(along) < index_w / 2) & (abs(down) < index_h / 2)
+    colours = {(0, 0): (255, 0, 0), (1, 0): (0, 255, 0), (0, 1): (0, 0, 255), (1, 1): (255,) * 3}
+    for (right, lower), colour in colours.items():
+        frame[inside & ((along > 0) == right) & ((down > 0) == lower)] = colour
+    return frame
+
+
+@pytest.mark.parametrize("angle", [0, 37, 90, 180, 250, 270])
+def test_crops_turn_the_index_upright(angle):
+    place = IndexCandidate(97.3, 81.6, 1.0, angle, 40.0, 24.0, 0, 0, 1, 1)
+    frame = quadrant_frame((place.x, place.y), angle, place.index_h, place.index_w)
+    (crop,) = index_crops(frame, [place], C)
+    rgb = np.moveaxis(crop * C.std + C.mean, 0, -1)  # back to 0–1
+    middle_x, middle_y = C.crop_w / 2, C.crop_h / 2  # the index centre, crop corner coordinates
+    # the index is 40 px tall in a crop 1.5 × 40 = 60 px tall: ±16 crop px around the middle
+
+    def at(dx, dy):
+        return rgb[int(middle_y + dy) - 1 : int(middle_y + dy) + 1, int(middle_x + dx) - 1 :][:, :2]
+
+    assert np.allclose(at(-4, -8).mean(axis=(0, 1)), (1, 0, 0), atol=0.05)
+    assert np.allclose(at(4, -8).mean(axis=(0, 1)), (0, 1, 0), atol=0.05)
+    assert np.allclose(at(-4, 8).mean(axis=(0, 1)), (0, 0, 1), atol=0.05)
+    assert np.allclose(at(4, 8).mean(axis=(0, 1)), (1, 1, 1), atol=0.05)
+    assert np.allclose(rgb[1, 1], 0, atol=0.05)  # the crop's corner: table, not index
+
+
+def test_the_crop_middle_lands_on_the_index_centre_and_edges_repeat():
+    place = IndexCandidate(12.25, 30.5, 1.0, 123.0, 32.0, 20.0, 0, 0, 1, 1)
+    assert crop_matrix(place, C) @ [C.crop_w / 2, C.crop_h / 2, 1] == pytest.approx((12.25, 30.5))
+    edge = IndexCandidate(2.0, 20.0, 1.0, 0.0, 32.0, 20.0, 0, 0, 1, 1)  # crop runs off the left
+    (crop,) = index_crops(np.full((40, 40, 3), 255, np.uint8), [edge], C)
+    assert crop.min() == pytest.approx((1 - C.mean) / C.std)
+    assert index_crops(np.zeros((9, 9, 3), np.uint8), [], C).shape == (0, 3, C.crop_h, C.crop_w)
+
+
+@pytest.mark.parametrize("angle", [0.0, 71.5, 200.0])
+def test_crops_are_the_crops_the_classifier_was_trained_on(angle):
+    targets = pytest.importorskip("model.recogniser.targets", reason="needs the training code")
+    frame = np.random.default_rng(1).integers(0, 256, (120, 160, 3), np.uint8)
+    place = IndexCandidate(70.3, 55.8, 1.0, angle, 26.0, 15.0, 0, 0, 1, 1)
+    trained = targets.upright_crop(frame, np.array([place.x, place.y]), angle, place.index_h)
+    (crop,) = index_crops(frame, [place], C)
+    assert np.array_equal(crop, normalise(trained, C))
+
+
+# -- decode ----------------------------------------------------------------------------------------
+
+
+def heads_with(peaks, size=(20, 30)):
+    """Heads [1, C, h, w] with the given cells set: {(row, col): {channel: value}}."""
+    heads = np.zeros((1, C.head_channels, *size), np.float32)
+    for (row, col), values in peaks.items():
+        for channel, value in values.items():
+            heads[0, channel, row, col] = value
+    return heads
+
+
+def peak(
+    heat, angle, index_h=20.0, index_w=12.0, card=(1.5, 2.5), size=(4.0, 5.5), at=(0.25, 0.75)
+):
+    theta = math.radians(angle)
+    return {
+        C.heat: heat,
+        C.cos: math.cos(theta) * 3,  # the length of (cos, sin) does not matter
+        C.sin: math.sin(theta) * 3,
+        C.log_index_h: math.log(index_h),
+        C.log_index_w: math.log(index_w),
+        C.card_u: card[0],
+        C.card_v: card[1],
+        C.log_card_w: math.log(size[0]),
+        C.log_card_h: math.log(size[1]),
+        C.offset_x: at[0],
+        C.offset_y: at[1],
+    }
+
+
+def test_decode_finds_each_peak_with_its_geometry():
+    heads = heads_with(
+        {
+            (5, 7): peak(0.9, 90.0),
+            (5, 8): {C.heat: 0.6},  # a neighbour of a higher peak: not a peak
+            (12, 20): peak(0.5, 0.0, at=(-0.5, 0.25)),  # the centre just left of the cell
+            (15, 3): {C.heat: C.peak_threshold - 0.01},  # too faint
+            (19, 29): peak(0.8, 0.0),  # in the padding below the frame
+        }
+    )
+    first, second = decode_heads(heads, (120, 76), C)
+    assert (first.x, first.y) == (pytest.approx((7 + 0.25) * 4), pytest.approx((5 + 0.75) * 4))
+    assert first.score == pytest.approx(0.9) and first.angle == pytest.approx(90.0)
+    assert (first.index_h, first.index_w) == (pytest.approx(20), pytest.approx(12))
+    # turned 90° clockwise: reading runs down the frame (u = (0, 1)), "down" points left
+    assert first.card_x == pytest.approx(first.x - 2.5 * 20)
+    assert first.card_y == pytest.approx(first.y + 1.5 * 20)
+    assert (first.card_w, first.card_h) == (pytest.approx(80), pytest.approx(110))
+    polygon = np.array(first.card_polygon())
+    assert polygon[0] == pytest.approx((first.card_x + 55, first.card_y - 40))  # its top-left
+    assert polygon[2] == pytest.approx((first.card_x - 55, first.card_y + 40))
+    assert first.index_box() == pytest.approx(
+        (first.x - 10, first.y - 6, first.x + 10, first.y + 6)
+    )
+    assert (second.x, second.y, second.angle) == (78.0, 49.0, 0.0)
+
+
+def test_decode_reads_angles_all_round():
+    for angle in (0.0, 45.0, 179.0, 181.0, 300.0):
+        (candidate,) = decode_heads(heads_with({(3, 3): peak(0.9, angle)}), (120, 80), C)
+        assert candidate.angle == pytest.approx(angle, abs=1e-4)
+        assert 0 <= candidate.angle < 360
+    assert angle_gap(350, 10) == 20 and angle_gap(10, 190) == 180
+    assert decode_heads(heads_with({}), (120, 80), C) == ()
+    with pytest.raises(ValueError, match="heads"):
+        decode_heads(np.zeros((1, 3, 4, 4), np.float32), (16, 16), C)
+
+
+# -- cards -----------------------------------------------------------------------------------------
+
+
+def index_of(card_centre, card_angle, corner, *, score=0.9, card=(80.0, 110.0), index=(20.0, 12.0)):
+    """The candidate a perfect locator gives for one corner index of a card centred at
+    ``card_centre`` and turned by ``card_angle``."""
+    (card_w, card_h), (index_h, index_w) = card, index
+    angle = (card_angle + (0 if corner == "top-left" else 180)) % 360
+    theta = math.radians(angle)
+    u, v = (
+        np.array([math.cos(theta), math.sin(theta)]),
+        np.array([-math.sin(theta), math.cos(theta)]),
+    )
+    centre = np.array(card_centre) - (card_w / 2 - 10) * u - (card_h / 2 - 15) * v
+    return IndexCandidate(*centre, score, angle, index_h, index_w, *card_centre, card_w, card_h)
+
+
+def reading(candidate, code="KR", confidence=0.95):
+    return IndexReading(candidate, code, confidence)
+
+
+def merged(readings):
+    return merge_cards(readings, not_an_index="none", min_confidence=0.5)
+
+
+def test_the_two_indices_of_one_card_make_one_card():
+    top = index_of((300, 200), 30, "top-left")
+    bottom = index_of((305, 197), 30, "bottom-right")  # its predicted centre a little off
+    assert same_card(top, bottom)
+    (card,) = merged([reading(top, confidence=0.9), reading(bottom, confidence=0.97)])
+    assert card.code == "KR" and card.confidence == 0.97
+    assert card.angle == pytest.approx(210) and card.index_box == bottom.index_box()
+
+
+def test_two_cards_stay_two():
+    first = index_of((300, 200), 30, "top-left")
+    # another card of the same code a fan step (20 % of its width) along
+    fanned = index_of((316, 209), 30, "top-left")
+    assert len(merged([reading(first), reading(fanned)])) == 2
+    # a card upside down far away
+    assert len(merged([reading(first), reading(index_of((500, 200), 30, "bottom-right"))])) == 2
+    # the second corner of the same card, but read as another code: two readings kept
+    other = reading(index_of((300, 200), 30, "bottom-right"), "QR")
+    assert {c.code for c in merged([reading(first), other])} == {"KR", "QR"}
+    # each card pairs once: a third same-code index at the spot makes a second card
+    trio = [reading(index_of((300, 200), 30, c)) for c in ("top-left", "bottom-right")]
+    trio.append(reading(index_of((301, 200), 210, "top-left", card=(60, 80)), confidence=0.5))
+    assert len(merged(trio)) == 2
+
+
+def test_near_duplicate_marks_of_one_index_count_once():
+    index = index_of((300, 200), 30, "top-left", score=0.8)
+    shifted = IndexCandidate(**{**index.__dict__, "x": index.x + 3, "y": index.y - 2, "score": 0.9})
+    turned = IndexCandidate(**{**index.__dict__, "angle": index.angle + 90})
+    kept = suppress_duplicates([index, shifted, turned])
+    assert kept == (shifted, turned)
+    (card,) = merged([reading(index, "KR", 0.6), reading(shifted, "KB", 0.8)])
+    assert card.code == "KB"
+
+
+def test_unknown_crops_are_dropped_and_unsure_ones_flagged():
+    cards = merged(
+        [
+            reading(index_of((100, 100), 0, "top-left"), "none", 0.99),
+            reading(index_of((300, 100), 0, "top-left"), "7", 0.42),
+            reading(index_of((500, 100), 0, "top-left"), "LORD", 0.91),
+        ]
+    )
+    assert [(c.code, c.check) for c in cards] == [("LORD", False), ("7", True)]
+    shown = cards[1].as_json()
+    assert set(shown) == {"code", "confidence", "index_box", "polygon", "angle", "check"}
+    assert len(shown["polygon"]) == 4 and shown["check"] is True
+    json.dumps(shown)
+
+
+# -- contract --------------------------------------------------------------------------------------
+
+
+def test_the_contract_comes_from_the_shipped_json_when_there_is_one(tmp_path):
+    assert Contract.load(tmp_path) == C
+    (tmp_path / "recogniser.json").write_text(
+        json.dumps({"spec": {"PEAK_THRESHOLD": 0.4}, "CLASSES": list(C.classes), "epochs": 3})
+    )
+    assert Contract.load(tmp_path).peak_threshold == 0.4
+    (tmp_path / "recogniser.json").write_text(json.dumps({"stride": "four"}))
+    with pytest.raises(RecogniserError, match="STRIDE"):
+        Contract.load(tmp_path)
+    (tmp_path / "recogniser.json").write_text(json.dumps({"classes": ["KR"]}))
+    with pytest.raises(RecogniserError, match="none"):
+        Contract.load(tmp_path)
+
+
+def test_a_missing_model_names_the_file_and_how_to_train(tmp_path):
+    from scanner.vision import Recogniser
+
+    with pytest.raises(RecogniserError, match=r"locator\.onnx.*make model"):
+        Recogniser.load(tmp_path)
+
+
+# -- evaluate and annotate -------------------------------------------------------------------------
+
+
+def label_card(code, x, visible=(True, False)):
+    """A labelled card whose two index quads are 10 px squares at (x, 0) and (x, 100)."""
+    indices = [
+        {
+            "quad": [[x, y], [x + 10, y], [x + 10, y + 10], [x, y + 10]],
+            "visible": seen,
+            "visible_fraction": 1.0 if seen else 0.3,
+        }
+        for y, seen in zip((0, 100), visible, strict=True)
+    ]
+    return {"code": code, "indices": indices}
+
+
+def read_at(code, x, y, confidence=0.9):
+    box = (x - 2, y - 2, x + 2, y + 2)
+    return CardReading(code, confidence, box, ((0, 0), (1, 0), (1, 1), (0, 1)), 0.0, False)
+
+
+def test_a_scene_is_scored_against_its_labels():
+    labels = {
+        "image": "scene_000000.jpg",
+        "deck": "standard",
+        "styles": ["classic"],
+        "cards": [
+            label_card("KR", 0),
+            label_card("7B", 50, visible=(False, False)),  # hidden: reads on it are ignored
+            label_card("QB", 100),
+            label_card("2R", 200, visible=(False, True)),
+        ],
+    }
+    reads = [
+        read_at("KR", 5, 5, 0.99),  # found
+        read_at("KB", 5, 105, 0.6),  # KR's other corner, hidden: a double count
+        read_at("7B", 55, 5),  # ignored
+        read_at("QR", 105, 5),  # found, wrong colour
+        read_at("9R", 400, 400),  # phantom
+    ]  # 2R missed
+    score = score_scene(labels, reads, held_out=frozenset({"classic"}))
+    assert score.held_out and not score.exact
+    assert [(f.truth, f.read) for f in score.found] == [("KR", "KR"), ("QB", "QR")]
+    assert (score.missed, score.doubles, score.phantoms, score.ignored) == (
+        ("2R",),
+        ("KB",),
+        ("9R",),
+        1,
+    )
+    figures = summarise([score])
+    assert figures["recall"] == 0.6667 and figures["precision"] == 0.5
+    assert figures["accuracy"] == {"all": 0.5, "standard": 0.5, "special": None}
+    assert figures["per_class_recall"] == {"2R": 0.0, "QB": 0.0, "KR": 1.0}
+
+    exact = score_scene({**labels, "cards": labels["cards"][:1]}, reads[:1])
+    assert exact.exact and not exact.held_out
+    both = report([score, exact])
+    assert both["exact_scenes"] == 0.5 and both["by_styles"]["seen"]["recall"] == 1.0
+    assert both["by_styles"]["held_out"]["phantoms"] == 1
+    image = draw_confusion([score, exact])
+    assert image.ndim == 3 and image.shape[0] > 27 * 18 and image.shape[1] > 27 * 18
+
+
+def test_annotations_mark_unsure_cards_in_orange():
+    frame = np.zeros((120, 160, 3), np.uint8)
+    polygon = ((20.0, 20.0), (100.0, 20.0), (100.0, 100.0), (20.0, 100.0))
+    sure = CardReading("KR", 0.99, (22, 22, 30, 40), polygon, 0.0, False)
+    unsure = CardReading("KR", 0.3, (22, 22, 30, 40), polygon, 0.0, True)
+    assert annotate(frame, [sure]).any() and not frame.any()
+    drawn = annotate(frame, [unsure])
+    assert (drawn == CHECK_COLOUR).all(axis=-1).any()
+
+
+def test_decoding_the_training_targets_gives_back_the_labelled_indices():
+    """The locator is taught with ``targets.locator_targets``; decoding those very heads must
+    find each index and its card where the labels put them."""
+    targets = pytest.importorskip("model.recogniser.targets", reason="needs the training code")
+    truths = []
+    for card_centre, card_angle in (((150.3, 120.8), 30.0), ((330.0, 200.0), 275.0)):
+        for corner in ("top-left", "bottom-right"):
+            mark = index_of(card_centre, card_angle, corner)
+            truths.append(
+                targets.IndexTruth(
+                    centre=np.array([mark.x, mark.y]),
+                    angle=mark.angle,
+                    height=mark.index_h,
+                    width=mark.index_w,
+                    card_centre=np.array(card_centre),
+                    card_size=(mark.card_w, mark.card_h),
+                    code="QB",
+                    visible=1.0,
+                )
+            )
+    heads, _, _ = targets.locator_targets(truths, 480, 320)
+    found = suppress_duplicates(decode_heads(heads[None], (480, 320), C))
+    assert len(found) == len(truths)
+    for truth in truths:
+        (mark,) = [m for m in found if math.dist((m.x, m.y), truth.centre) < 1e-3]
+        assert angle_gap(mark.angle, truth.angle) < 1e-3
+        assert (mark.index_h, mark.index_w) == pytest.approx((truth.height, truth.width))
+        assert (mark.card_x, mark.card_y) == pytest.approx(tuple(truth.card_centre))
+        assert (mark.card_w, mark.card_h) == pytest.approx(truth.card_size)
+    cards = merged([reading(mark, "QB") for mark in found])
+    assert len(cards) == 2
