@@ -95,6 +95,7 @@ def export_all(work: Path, out: Path) -> None:
     export_models(load_trained("locator", work), load_trained("classifier", work), out)
     curves = draw_curves(work)
     if curves is not None:
+        (out / "docs").mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(out / "docs" / "training-curves.png"), curves)
 
 

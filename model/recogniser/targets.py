@@ -79,10 +79,12 @@ def locator_targets(
                 near = (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r
                 heat_weight[near] = 0.0
             continue
+        # CenterNet's way: the peak is exactly 1 at the cell holding the centre (the focal
+        # loss counts it as the positive) and the offset channels say where in the cell.
+        ix, iy = int(np.floor(cx)), int(np.floor(cy))
         sigma = max(0.7, truth.height / spec.STRIDE / 6)
-        peak = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma**2))
+        peak = np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma**2))
         np.maximum(heads[spec.HEAT], peak, out=heads[spec.HEAT])
-        ix, iy = int(cx), int(cy)
         along, down = axes(truth.angle)
         offset = (truth.card_centre - truth.centre) / truth.height
         for dy in (-1, 0, 1):

@@ -31,6 +31,10 @@ from model.recogniser.nets import Classifier, Locator
 from model.recogniser.targets import locator_targets
 
 CHECKPOINT_EVERY = 50
+# The crop the classifier reads depends on the angle and the index height: learn those first.
+REGRESSION_WEIGHTS = torch.tensor([3.0, 3.0, 2.0, 1.0, 0.5, 0.5, 0.5, 0.5, 1.0, 1.0]).view(
+    1, -1, 1, 1
+)
 
 
 def normalise(images: np.ndarray) -> torch.Tensor:
@@ -143,10 +147,9 @@ def train_locator(samples: Path, work: Path, steps: int, batch: int, seed: int) 
         reg_weight = torch.from_numpy(np.stack(reg_w))[:, None]
         out = model.raw(jitter(normalise(images[pick]), generator))
         heat = focal_loss(out[:, :1], target[:, :1], heat_weight)
+        error = torch.abs(out[:, 1:] - target[:, 1:]) * REGRESSION_WEIGHTS
         reg = (
-            (torch.abs(out[:, 1:] - target[:, 1:]) * reg_weight).sum()
-            / reg_weight.sum().clamp(min=1.0)
-            / (spec.HEAD_CHANNELS - 1)
+            (error * reg_weight).sum() / reg_weight.sum().clamp(min=1.0) / REGRESSION_WEIGHTS.sum()
         )
         return heat + reg, {"heat": heat.item(), "regression": reg.item()}
 
@@ -195,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--locator-steps", type=int, default=3000)
     parser.add_argument("--classifier-steps", type=int, default=2500)
     parser.add_argument("--batch", type=int, default=24)
+    parser.add_argument("--crops-per-scene", type=int, default=4, help="locator crops per scene")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
@@ -205,7 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     if args.stage in ("cut", "all"):
         if not locator_samples.exists():
-            cut_locator_samples(args.scenes, locator_samples, seed=args.seed)
+            cut_locator_samples(
+                args.scenes, locator_samples, per_scene=args.crops_per_scene, seed=args.seed
+            )
         if not classifier_samples.exists():
             cut_classifier_samples(args.scenes, classifier_samples, seed=args.seed)
     if args.stage in ("locator", "all"):
