@@ -124,6 +124,15 @@ def cut_classifier_samples(
             angle = t.angle + float(rng.normal(0, 4))
             crops.append(upright_crop(frame, centre, angle, height))
             classes.append(CLASS_INDEX[t.code])
+            if rng.random() < 0.25:  # the same index read at a wrong angle is not a reading
+                turn = float(rng.choice([90.0, 180.0, 270.0]) + rng.normal(0, 6))
+                crops.append(upright_crop(frame, centre, angle + turn, height))
+                classes.append(none)
+            if rng.random() < 0.2:  # nor is a crop half beside it (a duplicate mark)
+                aside = rng.normal(0, 1, 2)
+                aside = aside / np.linalg.norm(aside) * t.height * rng.uniform(0.7, 1.2)
+                crops.append(upright_crop(frame, t.centre + aside, angle, height))
+                classes.append(none)
         sizes = [t.height for t in truths] or [30.0]
         centres = np.array([t.centre for t in truths]) if truths else np.zeros((0, 2))
         wanted = int(max(4, negatives * len(truths)))
@@ -134,7 +143,9 @@ def cut_classifier_samples(
                 continue
             crops.append(upright_crop(frame, centre, float(rng.uniform(0, 360)), height))
             classes.append(none)
-    np.savez(out, crops=np.stack(crops), classes=np.array(classes, np.int16))
+    temporary = out.with_suffix(".tmp.npz")
+    np.savez(temporary, crops=np.stack(crops), classes=np.array(classes, np.int16))
+    temporary.replace(out)
     return out
 
 
