@@ -168,8 +168,12 @@ def train_classifier(samples: Path, work: Path, steps: int, batch: int, seed: in
     model = Classifier()
     criterion = nn.CrossEntropyLoss(label_smoothing=0.05)
 
+    # Rare cards (black threes, Villains, Ladies) are drawn more often than they lie on tables.
+    frequency = np.bincount(classes, minlength=len(spec.CLASSES)).astype(np.float64)
+    weights = torch.from_numpy(1.0 / np.sqrt(np.maximum(frequency, 1.0))[classes])
+
     def batch_loss(step: int, generator: torch.Generator):
-        pick = torch.randint(len(crops), (batch,), generator=generator).numpy()
+        pick = torch.multinomial(weights, batch, replacement=True, generator=generator).numpy()
         x = jitter(normalise(crops[pick]), generator)
         y = torch.from_numpy(classes[pick])
         logits = model(x)

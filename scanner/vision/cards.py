@@ -16,7 +16,7 @@ from scanner.vision.decode import IndexCandidate, Point, angle_gap
 
 DUPLICATE_SHARE = 0.5  # another mark within half the index's size of a mark is the same index
 DUPLICATE_ANGLE = 30.0
-PAIR_DISTANCE = 0.25  # two indices of one card predict centres within 25 % of its short side
+PAIR_DISTANCE = 0.5  # two indices of one card predict centres within half its short side
 PAIR_ANGLE_SLACK = 30.0  # … and read about 180° apart (± this)
 
 
