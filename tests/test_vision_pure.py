@@ -205,9 +205,9 @@ def test_two_cards_stay_two():
     assert len(merged([reading(first), reading(fanned)])) == 2
     # a card upside down far away
     assert len(merged([reading(first), reading(index_of((500, 200), 30, "bottom-right"))])) == 2
-    # the second corner of the same card, but read as another code: two readings kept
-    other = reading(index_of((300, 200), 30, "bottom-right"), "QR")
-    assert {c.code for c in merged([reading(first), other])} == {"KR", "QR"}
+    # the second corner of the same card read as another code: one card, the surer reading
+    other = reading(index_of((300, 200), 30, "bottom-right"), "QR", 0.6)
+    assert [c.code for c in merged([reading(first), other])] == ["KR"]
     # each card pairs once: a third same-code index at the spot makes a second card
     trio = [reading(index_of((300, 200), 30, c)) for c in ("top-left", "bottom-right")]
     trio.append(reading(index_of((301, 200), 210, "top-left", card=(60, 80)), confidence=0.5))

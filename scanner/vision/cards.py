@@ -18,6 +18,7 @@ DUPLICATE_SHARE = 0.5  # another mark within half the index's size of a mark is 
 DUPLICATE_ANGLE = 30.0
 PAIR_DISTANCE = 0.5  # two indices of one card predict centres within half its short side
 PAIR_ANGLE_SLACK = 30.0  # … and read about 180° apart (± this)
+PAIR_TIGHT = 0.3  # closer than this, two corners are one card even when read differently
 
 
 @dataclass(frozen=True)
@@ -112,14 +113,20 @@ def suppress_duplicates(candidates: Iterable[IndexCandidate]) -> tuple[IndexCand
     return tuple(kept)
 
 
-def same_card(first: IndexCandidate, second: IndexCandidate) -> bool:
-    """Whether two indices are the two corners of one card: they read about 180° apart and
-    predict card centres within PAIR_DISTANCE of the card's short side."""
+def _pair_error(first: IndexCandidate, second: IndexCandidate) -> float | None:
+    """How far apart the card centres two indices predict are, in card short sides, or None
+    when they do not read about 180° apart (the two corners of a card always do)."""
     if abs(angle_gap(first.angle, second.angle) - 180.0) > PAIR_ANGLE_SLACK:
-        return False
+        return None
     short = min(first.card_short_side, second.card_short_side)
-    distance = ((first.card_x - second.card_x) ** 2 + (first.card_y - second.card_y) ** 2) ** 0.5
-    return distance <= PAIR_DISTANCE * short
+    return float(np.hypot(first.card_x - second.card_x, first.card_y - second.card_y) / short)
+
+
+def same_card(first: IndexCandidate, second: IndexCandidate, *, tight: bool = False) -> bool:
+    """Whether two indices are the two corners of one card (see :func:`_pair_error`);
+    ``tight`` asks for geometry sure enough to merge even two different readings."""
+    error = _pair_error(first, second)
+    return error is not None and error <= (PAIR_TIGHT if tight else PAIR_DISTANCE)
 
 
 def merge_cards(
@@ -136,13 +143,14 @@ def merge_cards(
     for reading in ordered:
         if marks.repeats(reading.index):
             continue
+        # The other corner of a card already kept: the same reading, or geometry sure enough
+        # that a different reading of it is the classifier's mistake (the surer one stays).
         partner = next(
             (
                 n
                 for n, other in enumerate(kept)
-                if other.code == reading.code
-                and n not in paired
-                and same_card(other.index, reading.index)
+                if n not in paired
+                and same_card(other.index, reading.index, tight=other.code != reading.code)
             ),
             None,
         )
