@@ -121,18 +121,19 @@ def cut_classifier_samples(
                 continue
             # As the locator misses: its angle is off by 8° half the time and 30° at worst.
             centre = t.centre + rng.normal(0, 0.08, 2) * t.height
-            height = t.height * float(np.exp(rng.normal(0, 0.12)))
+            size = float(np.exp(rng.normal(0, 0.12)))
+            height, width = t.height * size, t.width * size * float(np.exp(rng.normal(0, 0.08)))
             angle = t.angle + float(np.clip(rng.normal(0, 10), -30, 30))
-            crops.append(upright_crop(frame, centre, angle, height))
+            crops.append(upright_crop(frame, centre, angle, height, width))
             classes.append(CLASS_INDEX[t.code])
             if rng.random() < 0.25:  # the same index read at a wrong angle is not a reading
                 turn = float(rng.choice([90.0, 180.0, 270.0]) + rng.normal(0, 10))
-                crops.append(upright_crop(frame, centre, angle + turn, height))
+                crops.append(upright_crop(frame, centre, angle + turn, height, width))
                 classes.append(none)
             if rng.random() < 0.2:  # nor is a crop half beside it (a duplicate mark)
                 aside = rng.normal(0, 1, 2)
                 aside = aside / np.linalg.norm(aside) * t.height * rng.uniform(0.7, 1.2)
-                crops.append(upright_crop(frame, t.centre + aside, angle, height))
+                crops.append(upright_crop(frame, t.centre + aside, angle, height, width))
                 classes.append(none)
         sizes = [t.height for t in truths] or [30.0]
         centres = np.array([t.centre for t in truths]) if truths else np.zeros((0, 2))

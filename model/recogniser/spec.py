@@ -53,6 +53,15 @@ HEAD_CHANNELS = 11
 # CROP_H / CROP_W as tall as wide. Output "logits": float32 [N, len(CLASSES)].
 CROP_H, CROP_W = 48, 32
 CROP_SCALE = 1.5
+# 1: the crop also fits the index's width (wide word indices of the special deck); its extent
+# is then max(height, width × CROP_H / CROP_W). 0: height only (models shipped before this).
+CROP_FITS_WIDTH = 1
+
+
+def crop_extent(index_h: float, index_w: float, fits_width: int = CROP_FITS_WIDTH) -> float:
+    """The index size the crop is scaled to: CROP_SCALE of this is the crop's height."""
+    return max(index_h, index_w * CROP_H / CROP_W) if fits_width else index_h
+
 
 # -- decoding ------------------------------------------------------------------------------------
 PEAK_THRESHOLD = 0.3  # heat above which a local maximum is an index candidate

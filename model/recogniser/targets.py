@@ -107,11 +107,15 @@ def locator_targets(
 
 
 def upright_crop(
-    frame: np.ndarray, centre: np.ndarray, angle: float, index_height: float
+    frame: np.ndarray,
+    centre: np.ndarray,
+    angle: float,
+    index_height: float,
+    index_width: float = 0.0,
 ) -> np.ndarray:
     """The crop the classifier reads: centred on the index, turned so it reads upright,
-    CROP_SCALE index heights tall (the same function serves training and inference)."""
-    scale = spec.CROP_H / (spec.CROP_SCALE * index_height)
+    CROP_SCALE × ``spec.crop_extent`` tall (the same geometry serves training and inference)."""
+    scale = spec.CROP_H / (spec.CROP_SCALE * spec.crop_extent(index_height, index_width))
     along, down = axes(angle)
     # Frame point = centre + u * along + v * down, with (u, v) in crop px around its middle.
     to_frame = np.array(

@@ -42,6 +42,7 @@ class Contract:
     crop_h: int
     crop_w: int
     crop_scale: float
+    crop_fits_width: int
     peak_threshold: float
     min_confidence: float
 
@@ -53,6 +54,8 @@ class Contract:
     def from_mapping(cls, data: dict[str, Any], source: str = "spec.py") -> Contract:
         """Constants from ``data`` (keys in either case); the ones it lacks come from spec.py."""
         given = {str(key).lower(): value for key, value in data.items()}
+        if data and "crop_fits_width" not in given:
+            given["crop_fits_width"] = 0  # a manifest from before crops fitted the width
         values = {}
         for field in fields(cls):
             value = given.get(field.name, getattr(spec, field.name.upper()))

@@ -12,6 +12,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from model.recogniser import spec
 from scanner.vision.contract import Contract
 
 
@@ -26,6 +27,8 @@ class IndexPlace(Protocol):
     def angle(self) -> float: ...
     @property
     def index_h(self) -> float: ...
+    @property
+    def index_w(self) -> float: ...
 
 
 def normalise(pixels: np.ndarray, contract: Contract) -> np.ndarray:
@@ -69,7 +72,8 @@ def crop_matrix(place: IndexPlace, contract: Contract) -> np.ndarray:
     The geometry is exactly that of the training crops (``model/recogniser/targets.py``,
     ``upright_crop``), which hand frame coordinates to OpenCV as they are; a test holds the two
     together, because the classifier only reads well what it saw in training."""
-    scale = contract.crop_scale * place.index_h / contract.crop_h  # frame px per crop px
+    extent = spec.crop_extent(place.index_h, place.index_w, contract.crop_fits_width)
+    scale = contract.crop_scale * extent / contract.crop_h  # frame px per crop px
     theta = math.radians(place.angle)
     along = np.array([math.cos(theta), math.sin(theta)]) * scale  # the reading direction
     down = np.array([-math.sin(theta), math.cos(theta)]) * scale
