@@ -131,7 +131,7 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise CommandError("--limit must be at least 1")
     if not scene_files(args.folder, 1):
-        raise CommandError(f"{args.folder}: no scene_*.json files (write some with handfoot synth)")
+        return run_photo_eval(args)
     confusion = args.confusion or args.folder / "confusion.png"
     if confusion.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         raise CommandError(f"{confusion}: the confusion matrix must be a .png or .jpg file")
@@ -153,6 +153,28 @@ def run_eval(args: argparse.Namespace) -> int:
         print_json(figures)
     else:
         print_figures(figures)
+    return EXIT_OK
+
+
+def run_photo_eval(args: argparse.Namespace) -> int:
+    """Real photographs with Pascal VOC labels instead of synthetic scenes."""
+    from scanner.vision.photos import evaluate_photos, photo_files
+
+    if not photo_files(args.folder):
+        raise CommandError(
+            f"{args.folder}: no scene_*.json files (write some with handfoot synth) and no "
+            "photos with Pascal VOC labels"
+        )
+    recogniser = load_recogniser(args)
+    figures = evaluate_photos(args.folder, lambda frame: recogniser.read(frame).cards)
+    if args.json:
+        print_json(figures)
+    else:
+        print(
+            f"{figures['photos']} photos, {figures['cards']} labelled cards: found "
+            f"{_percent(figures['recall'])}, rank right {_percent(figures['rank_accuracy'])} of "
+            f"those, {_percent(figures['precision'])} of {figures['readings']} readings on a card"
+        )
     return EXIT_OK
 
 
