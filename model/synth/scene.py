@@ -225,20 +225,24 @@ class _Painter:
         )
         return object_id, homography, drawn
 
+    def _card(self, face, spot):
+        """Anything card-shaped, face up or down: the style gives its size and gloss."""
+        return self._draw(
+            face.rgba,
+            card_size_mm(spot.style),
+            spot.centre,
+            spot.angle,
+            convex=True,
+            lift_mm=self.CARD_LIFT_MM,
+            glossy=spot.style.glossy,
+        )
+
     def cards(self, layout: Layout) -> list[tuple]:
         """Draw the face-up cards in order; returns what each card's label needs."""
         laid = []
         for card_id, spot in enumerate(layout.cards):
             face = render_face(spot.style, spot.name, glyphs=self.glyphs)
-            object_id, homography, _ = self._draw(
-                face.rgba,
-                card_size_mm(spot.style),
-                spot.centre,
-                spot.angle,
-                convex=True,
-                lift_mm=self.CARD_LIFT_MM,
-                glossy=spot.style.glossy,
-            )
+            object_id, homography, _ = self._card(face, spot)
             laid.append((object_id, face, homography, card_id, spot.group, spot.name))
         return laid
 
@@ -251,15 +255,7 @@ class _Painter:
                 sub = spot.kind.split(":", 1)[1]
                 face = render_nonplaying(spot.style, sub, spot.variant)
                 kind = sub if sub.endswith("card") else f"{sub}-card"
-            object_id, _, drawn = self._draw(
-                face.rgba,
-                card_size_mm(spot.style),
-                spot.centre,
-                spot.angle,
-                convex=True,
-                lift_mm=self.CARD_LIFT_MM,
-                glossy=spot.style.glossy,
-            )
+            object_id, _, drawn = self._card(face, spot)
             return None if drawn.box is None else (kind, drawn.quad, object_id, True)
         prop = _prop(spot.kind, int(self.rng.integers(PROP_VARIANTS)))
         lift = {"cup": 60.0, "glasses-case": 25.0, "phone": 6.0, "hand": 30.0}.get(spot.kind, 2.0)
