@@ -106,6 +106,26 @@ def locator_targets(
     return heads, heat_weight, reg_weight
 
 
+def crop_to_frame(
+    x: float,
+    y: float,
+    angle: float,
+    extent: float,
+    *,
+    crop_w: int = spec.CROP_W,
+    crop_h: int = spec.CROP_H,
+    crop_scale: float = spec.CROP_SCALE,
+) -> np.ndarray:
+    """The 2×3 affine map from crop px to frame px: the crop is ``crop_scale × extent`` tall,
+    turned by ``angle`` so the index reads upright, its middle on (x, y). Training and
+    inference both cut their crops with this one map."""
+    along, down = axes(angle)
+    scale = crop_scale * extent / crop_h  # frame px per crop px
+    linear = np.column_stack([along * scale, down * scale])
+    origin = np.array([x, y]) - linear @ np.array([crop_w / 2, crop_h / 2])
+    return np.column_stack([linear, origin])
+
+
 def upright_crop(
     frame: np.ndarray,
     centre: np.ndarray,
@@ -113,25 +133,13 @@ def upright_crop(
     index_height: float,
     index_width: float = 0.0,
 ) -> np.ndarray:
-    """The crop the classifier reads: centred on the index, turned so it reads upright,
-    CROP_SCALE × ``spec.crop_extent`` tall (the same geometry serves training and inference)."""
-    scale = spec.CROP_H / (spec.CROP_SCALE * spec.crop_extent(index_height, index_width))
-    along, down = axes(angle)
-    # Frame point = centre + u * along + v * down, with (u, v) in crop px around its middle.
-    to_frame = np.array(
-        [
-            [along[0] / scale, down[0] / scale, 0.0],
-            [along[1] / scale, down[1] / scale, 0.0],
-        ]
-    )
-    middle = np.array([spec.CROP_W / 2, spec.CROP_H / 2])
-    to_frame[:, 2] = centre - to_frame[:, :2] @ middle
+    """The crop the classifier reads (see :func:`crop_to_frame`), edge pixels repeated beyond
+    the frame."""
+    extent = spec.crop_extent(index_height, index_width)
     return cv2.warpAffine(
         frame,
-        to_frame,
+        crop_to_frame(float(centre[0]), float(centre[1]), angle, extent),
         (spec.CROP_W, spec.CROP_H),
-        flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
-        if scale < 1
-        else cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )

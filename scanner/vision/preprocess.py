@@ -5,7 +5,6 @@ Coordinates are frame pixels, x right, y down, as in the scene labels.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -13,6 +12,7 @@ import cv2
 import numpy as np
 
 from model.recogniser import spec
+from model.recogniser.targets import crop_to_frame
 from scanner.vision.contract import Contract
 
 
@@ -66,21 +66,18 @@ def check_frame(frame: np.ndarray) -> None:
 
 def crop_matrix(place: IndexPlace, contract: Contract) -> np.ndarray:
     """The 2×3 affine map from crop pixels to frame pixels that turns the index at ``place``
-    upright: the crop is CROP_SCALE index heights tall and its middle (CROP_W / 2, CROP_H / 2)
-    lands on the index centre.
-
-    The geometry is exactly that of the training crops (``model/recogniser/targets.py``,
-    ``upright_crop``), which hand frame coordinates to OpenCV as they are; a test holds the two
-    together, because the classifier only reads well what it saw in training."""
-    extent = spec.crop_extent(place.index_h, place.index_w, contract.crop_fits_width)
-    scale = contract.crop_scale * extent / contract.crop_h  # frame px per crop px
-    theta = math.radians(place.angle)
-    along = np.array([math.cos(theta), math.sin(theta)]) * scale  # the reading direction
-    down = np.array([-math.sin(theta), math.cos(theta)]) * scale
-    linear = np.column_stack([along, down])
-    middle = np.array([contract.crop_w / 2, contract.crop_h / 2])
-    origin = np.array([place.x, place.y]) - linear @ middle
-    return np.column_stack([linear, origin])
+    upright: the training crops' own map (``model.recogniser.targets.crop_to_frame``), with
+    the sizes of the shipped models' contract, because the classifier only reads well what it
+    saw in training."""
+    return crop_to_frame(
+        place.x,
+        place.y,
+        place.angle,
+        spec.crop_extent(place.index_h, place.index_w, contract.crop_fits_width),
+        crop_w=contract.crop_w,
+        crop_h=contract.crop_h,
+        crop_scale=contract.crop_scale,
+    )
 
 
 def index_crops(frame: np.ndarray, places: Sequence[IndexPlace], contract: Contract) -> np.ndarray:
