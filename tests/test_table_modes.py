@@ -1,0 +1,115 @@
+"""The three scan modes (scanner/table/modes.py) on hand-laid readings: the engine's verdicts,
+totals and reasons come through, and nothing is guessed."""
+
+import pytest
+
+from engine import get_preset
+from scanner.table.modes import LONE_CARD, Mode, interpret
+from tests.test_table_voting import card, fan
+
+PAGAT = get_preset("pagat")
+
+
+def codes(meld) -> list[str]:
+    return [c.code for c in meld.cards]
+
+
+def table_cards():
+    book = fan(["KR", "KB", "KR", "KB", "KR", "KB", "KR"], x=100, y=100)
+    meld = fan(["9R", "9B", "2B"], x=100, y=300)
+    return [*book, *meld, card("3R", 500, 300)]
+
+
+def test_table_mode_scores_melds_books_and_red_threes():
+    result = interpret(Mode.TABLE, table_cards(), PAGAT)
+    assert sorted(codes(meld) for meld in result.melds) == [
+        ["9R", "9B", "2B"],
+        ["KR", "KB", "KR", "KB", "KR", "KB", "KR"],
+    ]
+    kinds = sorted(meld.verdict.label for meld in result.melds)
+    assert kinds == ["clean book", "dirty meld"]
+    assert [c.code for c in result.red_threes] == ["3R"]
+    assert result.totals["melded_points"] == 70 + 40
+    assert result.totals["book_bonuses"] == 500
+    assert result.totals["red_threes"] == 100
+    assert result.totals["total"] == 710
+    assert result.totals["books"] == 1 and result.totals["clean_books"] == 1
+    assert result.legal and not result.needs_check and not result.unplaced
+
+
+def test_the_json_line_carries_the_issue_fields():
+    data = interpret(Mode.TABLE, table_cards(), PAGAT).as_json()
+    book = next(meld for meld in data["melds"] if meld["kind"] == "clean book")
+    assert book["legal"] is True and book["problems"] == [] and book["points"] == 570
+    assert data["red_threes"] == ["3R"] and data["unplaced"] == []
+    assert data["mode"] == "table" and data["rules"] == "pagat" and data["totals"]["total"] == 710
+
+
+def test_meld_mode_gives_every_reason():
+    result = interpret(Mode.MELD, fan(["8R", "8B", "2R", "JK"]), PAGAT)
+    (meld,) = result.melds
+    assert not result.legal
+    assert [p.message for p in meld.verdict.problems] == [
+        "a dirty meld of 4 cards may hold only 1 wild card (this one has 2)"
+    ]
+
+
+def test_meld_mode_initial_minimum_over_the_melds_laid_together():
+    cards = [*fan(["9R", "9B", "2B"], y=100), *fan(["AR", "AB", "AR"], y=300)]
+    opens = interpret(Mode.MELD, cards, PAGAT, deal=2, initial=True)
+    assert opens.totals == {
+        "points": 40 + 60,
+        "initial_minimum": 90,
+        "initial_points": 100,
+        "opens": True,
+    }
+    short = interpret(Mode.MELD, fan(["9R", "9B", "2B"]), PAGAT, deal=2, initial=True)
+    assert short.totals["opens"] is False
+    assert [p.message for p in short.problems] == [
+        "the first meld of deal 2 needs at least 90 points (these cards make 40)"
+    ]
+
+
+def test_meld_mode_takes_cards_spread_apart_as_one_meld():
+    spread = [card("QR", 100, 100), card("QB", 300, 100), card("QR", 500, 100)]
+    (meld,) = interpret(Mode.MELD, spread, PAGAT).melds
+    assert sorted(codes(meld)) == ["QB", "QR", "QR"] and meld.verdict.legal
+
+
+def test_leftovers_count_against_the_side():
+    cards = [card("5B", 100, 100), card("JK", 300, 100), card("3B", 500, 100)]
+    result = interpret(Mode.LEFTOVERS, cards, PAGAT)
+    assert result.totals == {"cards": -60, "red_threes": 0, "lady_penalties": 0, "total": -60}
+    held_three = interpret(Mode.LEFTOVERS, [card("3R", 100, 100)], PAGAT)
+    assert held_three.totals["red_threes"] == -100
+
+
+def test_a_lone_card_on_the_table_is_reported_not_guessed():
+    result = interpret(Mode.TABLE, [*table_cards(), card("QB", 900, 700)], PAGAT)
+    assert [(u.card.code, u.reason) for u in result.unplaced] == [("QB", LONE_CARD)]
+    assert result.needs_check and result.totals["total"] == 710
+
+
+def test_a_card_of_the_other_deck_is_unplaced_with_the_reason():
+    cards = fan(["KR", "LORD", "KB"])
+    result = interpret(Mode.MELD, cards, PAGAT)
+    (item,) = result.unplaced
+    assert item.card.code == "LORD"
+    assert "special Hand 'N Foot deck" in item.reason and "standard deck" in item.reason
+    assert codes(result.melds[0]) == ["KR", "KB"]
+
+
+def test_check_cards_are_counted_but_marked():
+    cards = table_cards()
+    cards[2] = card("KR", cards[2].polygon[0][0], 100, confidence=0.3)
+    result = interpret(Mode.TABLE, cards, PAGAT)
+    book = next(meld for meld in result.melds if meld.verdict.complete)
+    assert [c.code for c in book.check_cards] == ["KR"] and result.needs_check
+    assert book.as_json()["check"] == [2]
+
+
+def test_an_impossible_deal_number_is_refused():
+    from engine import RulesError
+
+    with pytest.raises(RulesError):
+        interpret(Mode.TABLE, table_cards(), PAGAT, deal=9)
