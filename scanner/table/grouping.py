@@ -8,7 +8,7 @@ while the card outline it guesses around each is not (about 0.17 off at the medi
 8° and at times 30°). So cards are joined by their indices, not by overlapping outlines:
 
 1. **Fan steps.** Two cards read the same way up (within :data:`SAME_WAY` degrees) whose index
-   centres lie within :data:`STEP_ACROSS` of a card's width sideways and :data:`STEP_DOWN` of
+   centres lie within :data:`STEP_SIDEWAYS` of a card's width sideways and :data:`STEP_DOWN` of
    its height downwards, in the pair's own axes, are neighbours in a fan. A fan's steps are at
    most 0.4 of a width sideways and 0.3 of a height down (more where a card in between was not
    read), while the nearest card of another meld lies a whole card plus a gap away.
@@ -46,7 +46,7 @@ RED_THREE = "3R"
 LADY = "LADY"
 
 SAME_WAY = 40.0  # degrees: a fan's cards read alike; the recogniser's angles are off 27° at p90
-STEP_ACROSS = 0.75  # card widths: fan steps ≤ 0.4 (0.8 over a missed card); next meld ≥ 1.06
+STEP_SIDEWAYS = 0.75  # card widths: fan steps ≤ 0.4 (0.8 over a missed card); next meld ≥ 1.06
 STEP_DOWN = 0.85  # card heights: cascade steps ≤ 0.3 (0.6 over a missed card); next row ≥ 1.05
 FLIPPED = 50.0  # degrees from upside down against the fan for a top card read from its far index
 TOP_REACH = 0.75  # card widths and heights between a top card's estimated index and its fan's
@@ -85,8 +85,9 @@ def group_cards(cards: Sequence[CardReading]) -> Grouping:
     if not ordered:
         return Grouping((), (), ())
     layout = _Layout.of(ordered)
-    fans = _components(len(ordered), _step_links(layout))
-    groups = _components(len(ordered), _step_links(layout) + _top_links(layout, fans))
+    steps = _step_links(layout)
+    fans = _components(len(ordered), steps)
+    groups = _components(len(ordered), steps + _top_links(layout, fans))
     row = float(np.median(np.minimum(layout.widths, layout.heights)))
     melds = [_card_group(layout, ordered, members) for members in groups if len(members) > 1]
     lone = [ordered[members[0]] for members in groups if len(members) == 1]
@@ -176,7 +177,7 @@ def _step_links(layout: _Layout) -> list[tuple[int, int]]:
     sideways = np.abs((d * mean).sum(axis=2)) / width
     down = np.abs((d * across).sum(axis=2)) / height
     same_way = _angle_gap(layout.angles[:, None], layout.angles[None]) <= SAME_WAY
-    linked = same_way & (sideways <= STEP_ACROSS) & (down <= STEP_DOWN)
+    linked = same_way & (sideways <= STEP_SIDEWAYS) & (down <= STEP_DOWN)
     rows, cols = np.nonzero(np.triu(linked, k=1))
     return list(zip(rows.tolist(), cols.tolist(), strict=True))
 
