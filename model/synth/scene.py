@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import zlib
 
@@ -49,6 +50,22 @@ class Scene:
 def scene_rng(seed: int, index: int, split: str, deck: str) -> np.random.Generator:
     key = [seed, index, SPLITS.index(split), DECKS.index(deck)]
     return np.random.default_rng(np.random.SeedSequence(key))
+
+
+def shot_rng(seed: int, index: int, split: str, deck: str, shot: int) -> np.random.Generator:
+    """The generator of a later shot's photographic effects; shot 0 uses the scene's own."""
+    key = [seed, index, SPLITS.index(split), DECKS.index(deck), shot]
+    return np.random.default_rng(np.random.SeedSequence(key))
+
+
+def _later_light(rng: np.random.Generator, light: effects.Light) -> effects.Light:
+    """The same lamp seconds later, as the camera meters it: exposure and white balance
+    wander a little; where the light falls (field, glare, shadows) does not move."""
+    return dataclasses.replace(
+        light,
+        gains=(light.gains * rng.uniform(0.98, 1.02, 3)).astype(np.float32),
+        exposure=light.exposure * float(rng.uniform(0.97, 1.03)),
+    )
 
 
 def _pools(rng: np.random.Generator, split: str, deck: str) -> tuple[str, list[CardStyle], Surface]:
@@ -141,12 +158,19 @@ def render_scene(
     size: tuple[int, int] | None = None,
     photographic: bool = True,
     glyphs: bool = True,
+    shot: int = 0,
 ) -> Scene:
     """Render scene ``index`` of the run seeded ``seed``. ``photographic=False`` leaves out
     light, blur, noise and JPEG (the labels are the same); ``glyphs=False`` draws every card
-    without its corner indices. Both exist so tests can check the labels against the pixels."""
+    without its corner indices. Both exist so tests can check the labels against the pixels.
+
+    ``shot`` photographs the same table again: the same cards in the same places seen by the
+    same camera, with fresh sensor noise, JPEG, lens blur and a slightly different exposure
+    (a simulated camera's repeated captures). Shot 0 is the scene as it always was."""
     if split not in SPLITS or deck not in DECKS:
         raise ValueError(f"split must be one of {SPLITS} and deck one of {DECKS}")
+    if shot < 0:
+        raise ValueError(f"shot must be 0 or more, not {shot}")
     rng = scene_rng(seed, index, split, deck)
     chosen_deck, styles, surface = _pools(rng, split, deck)
     camera = sample_camera(rng, size)
@@ -181,6 +205,10 @@ def render_scene(
     }
     if not photographic:
         return Scene(canvas.rgb, None, labels)
+    if shot:
+        # Its own generator, so a later shot leaves everything drawn above untouched.
+        rng = shot_rng(seed, index, split, deck, shot)
+        light = _later_light(rng, light)
     rgb = effects.apply_light(canvas.rgba[..., :3].astype(np.float32), light)
     rgb = effects.apply_lens(rng, rgb, camera.px_per_mm)
     rgb = effects.apply_sensor(rng, rgb)
