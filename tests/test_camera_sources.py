@@ -225,8 +225,10 @@ def test_options_are_checked_against_the_kind():
         open_source("webcam", lock_exposure=True)
     with pytest.raises(BadSpecError, match=r"\(width, height\)"):
         open_source("synthetic", size=640)
-    with pytest.raises(CameraError, match="deck must be one of"):
+    with pytest.raises(BadSpecError, match="deck must be one of"):
         open_source("synthetic", deck="tarot")
+    with pytest.raises(BadSpecError, match=r"step for 'x\.mp4' must be 1 or more"):
+        open_source("x.mp4", step=0)
     assert open_source("picamera2:1", lock_exposure=True, size=[2304, 1296]).size == (2304, 1296)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import cv2
 
-from scanner.camera.errors import CameraError
+from scanner.camera.errors import BadSpecError, CameraError
 from scanner.camera.source import Picture, SourceBase, bgr_to_rgb
 
 log = logging.getLogger(__name__)
@@ -89,7 +89,7 @@ class VideoSource(SourceBase):
     ) -> None:
         super().__init__(spec, clock=clock)
         if step < 1:
-            raise CameraError(f"step must be 1 or more, not {step}.", source=spec)
+            raise BadSpecError(f"the step for '{spec}' must be 1 or more, not {step}.", spec=spec)
         self.path = Path(path).expanduser()
         self.step = step
         self._device: cv2.VideoCapture | None = None

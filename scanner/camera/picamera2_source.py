@@ -136,8 +136,6 @@ class Picamera2Source(SourceBase):
             (frame,), metadata = camera.capture_arrays(["main"])
             if self.lock_exposure and self._locked is None:
                 self._lock_exposure(metadata)
-        except CameraError:
-            raise
         except Exception as error:
             raise CameraError(
                 f"the Raspberry Pi camera {self.camera_num} stopped giving pictures ({error}).",

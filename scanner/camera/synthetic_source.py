@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from scanner.camera.errors import CameraError
+from scanner.camera.errors import BadSpecError
 from scanner.camera.source import Picture, SourceBase
 
 DECKS = ("both", "standard", "special")
@@ -40,10 +40,10 @@ class SyntheticSource(SourceBase):
     ) -> None:
         super().__init__(spec, clock=clock)
         if deck not in DECKS:
-            raise CameraError(f"deck must be one of {', '.join(DECKS)}, not {deck!r}.", source=spec)
+            raise BadSpecError(f"deck must be one of {', '.join(DECKS)}, not {deck!r}.", spec=spec)
         if split not in SPLITS:
-            raise CameraError(
-                f"split must be one of {', '.join(SPLITS)}, not {split!r}.", source=spec
+            raise BadSpecError(
+                f"split must be one of {', '.join(SPLITS)}, not {split!r}.", spec=spec
             )
         self.seed, self.size, self.deck, self.split = seed, size, deck, split
         self._table = 0
