@@ -113,3 +113,29 @@ def test_an_impossible_deal_number_is_refused():
 
     with pytest.raises(RulesError):
         interpret(Mode.TABLE, table_cards(), PAGAT, deal=9)
+
+
+def test_the_annotated_image_outlines_legal_melds_green_and_illegal_red():
+    import numpy as np
+
+    from scanner.table.annotate import CHECK, ILLEGAL, LEGAL, RED_THREE, annotate_table
+
+    cards = [
+        *fan(["KR", "KB", "KR"], x=100, y=100),
+        *fan(["8R", "8B", "2R", "JK"], x=100, y=300),
+        card("3R", 500, 300),
+    ]
+    cards[1] = card("KB", cards[1].polygon[0][0], 100, confidence=0.3)
+    result = interpret(Mode.TABLE, cards, PAGAT)
+    image = np.full((480, 640, 3), 90, np.uint8)
+    drawn = annotate_table(image, result)
+    assert drawn.shape == image.shape and (image == 90).all()  # the frame itself is untouched
+
+    def has(colour, rows, cols):
+        patch = drawn[rows, cols].reshape(-1, 3)
+        return bool((np.abs(patch.astype(int) - colour).sum(axis=1) < 30).any())
+
+    assert has(LEGAL, slice(90, 200), slice(90, 200))  # the kings
+    assert has(ILLEGAL, slice(290, 400), slice(90, 200))  # two wild cards in four
+    assert has(RED_THREE, slice(290, 400), slice(490, 570))
+    assert has(CHECK, slice(100, 130), slice(100, 130))  # the unsure king's index

@@ -34,7 +34,7 @@ def fan(codes, x=100.0, y=100.0, step=12.0, confidence=0.95, jitter=0.0):
 
 
 def test_one_frame_is_the_frame_itself():
-    cards = fan(["KR", "KB", "KR"]) + [card("3R", 400, 100, confidence=0.4)]
+    cards = [*fan(["KR", "KB", "KR"]), card("3R", 400, 100, confidence=0.4)]
     result = vote([cards])
     assert sorted(v.card.code for v in result.cards) == ["3R", "KB", "KR", "KR"]
     by_code = {v.card.code: v.card for v in result.cards}

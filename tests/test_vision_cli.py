@@ -119,6 +119,9 @@ def marked_frame() -> np.ndarray:
     frame[180:230, 80:130, 1] = green_for("7")
     frame[100:104, 200:204, 0] = 255
     frame[200:204, 100:104, 0] = 255
+    # a fine texture in the blue channel, which neither stand-in looks at, so the frame is not
+    # refused as blurred the way a flat, edgeless picture is
+    frame[..., 2] = np.random.default_rng(0).integers(0, 256, frame.shape[:2])
     return frame
 
 
@@ -138,9 +141,9 @@ def test_scan_prints_one_json_line_per_image(cli, models, images, tmp_path):
     assert result.code == 0 and result.err == ""
     lines = [json.loads(line) for line in result.out.splitlines()]
     assert len(lines) == 2 and lines[0] == {**lines[1], "timing_ms": lines[0]["timing_ms"]}
-    assert set(lines[0]) == {"image", "cards", "timing_ms"}
+    assert set(lines[0]) >= {"image", "cards", "timing_ms", "melds", "red_threes", "unplaced"}
     assert lines[0]["image"] == str(images["good"])
-    assert set(lines[0]["timing_ms"]) == {"locate", "classify", "decode", "total"}
+    assert set(lines[0]["timing_ms"]) >= {"locate", "classify", "decode", "total"}
     for card in lines[0]["cards"]:
         assert card["code"] in spec.CLASSES and card["code"] != spec.NOT_AN_INDEX
         assert 0 <= card["confidence"] <= 1 and isinstance(card["check"], bool)
@@ -168,7 +171,7 @@ def test_scan_reads_what_the_stand_in_models_mark(cli, stand_ins, images, tmp_pa
 
     readable = cli("scan", images["good"], "--models", stand_ins)
     assert readable.code == 0 and readable.out.startswith(f"{images['good']}: 2 cards")
-    assert "KR" in readable.out and "turned 0°" in readable.out
+    assert "KR" in readable.out and "not counted" in readable.out
 
 
 def test_unreadable_images_get_an_error_line_and_the_others_are_scanned(cli, models, images):

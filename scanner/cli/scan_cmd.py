@@ -1,15 +1,24 @@
-"""``handfoot scan`` (read the cards in photos) and ``handfoot eval`` (score the recogniser on
-a folder of labelled synthetic scenes).
+"""``handfoot scan`` (read the cards on the table and score them) and ``handfoot eval`` (score
+the recogniser on a folder of labelled synthetic scenes).
 
-``scan`` prints one line per image; with ``--json`` each line is a JSON object::
+``scan`` reads each IMAGE (or ``--frames K`` consecutive images as the frames of one scan), or
+takes ``--frames`` frames from ``--camera``, votes over the frames, groups the cards into melds
+and asks the engine what they mean in ``--mode``. With ``--json`` each scan is one line::
 
     {"image": "table.jpg", "cards": [{"code": "KR", "confidence": 0.998,
      "index_box": [x0, y0, x1, y1], "polygon": [[x, y], [x, y], [x, y], [x, y]],
-     "angle": 12.5, "check": false}], "timing_ms": {"locate": …, "classify": …, "decode": …,
-     "total": …}}
+     "angle": 12.5, "check": false, "seen": 3}],
+     "mode": "table", "rules": "pagat", "deal": 1,
+     "melds": [{"cards": ["KR", …], "kind": "clean book", "legal": true, "problems": [],
+                "points": 570, …}],
+     "red_threes": ["3R"], "leftovers": [], "unplaced": [{…card…, "reason": "…"}],
+     "totals": {…the engine's lines for the mode…}, "problems": […], "legal": true,
+     "check": false, "frames": 3, "frames_read": 3, "quality": null,
+     "timing_ms": {"capture": …, "read": …, "total": …}}
 
-An image that cannot be read gets one line on stderr and the others are still scanned. Exit
-code 0 when every image was read, 2 when any could not be (or the models cannot be loaded).
+An image that cannot be read gets one line on stderr and the others are still scanned; a
+frame too dark or too blurred gives "quality" and its message instead of a reading. Exit code
+0 when every scan was read, 2 when any could not be (or the models cannot be loaded).
 """
 
 from __future__ import annotations
@@ -21,17 +30,45 @@ from pathlib import Path
 
 from scanner.cli.common import EXIT_OK, EXIT_UNUSABLE, CommandError, print_json
 
+MODES = ("meld", "table", "leftovers")
+
 
 def register(subcommands: argparse._SubParsersAction) -> None:
     scan = subcommands.add_parser(
         "scan",
-        help="read the cards in photos of the table",
-        description="Read the cards in each IMAGE with the recogniser's models (loaded once). "
-        "One line per image; exit code 2 if any image could not be read.",
+        help="read and score the cards in photos or from a camera",
+        description="Read the cards in each IMAGE (or from --camera) with the recogniser's "
+        "models (loaded once), group them into melds and score them in --mode. One line per "
+        "scan; exit code 2 if any image could not be read.",
     )
-    scan.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
-    scan.add_argument("--json", action="store_true", help="one JSON object per image")
+    scan.add_argument("images", nargs="*", type=Path, metavar="IMAGE")
+    scan.add_argument("--json", action="store_true", help="one JSON object per scan")
     scan.add_argument("--annotate", type=Path, metavar="DIR", help="write <stem>.annotated.jpg")
+    scan.add_argument(
+        "--mode",
+        choices=MODES,
+        default="table",
+        help="meld: is this meld legal; table: a side's melds, red threes and points "
+        "(default); leftovers: what the cards left in hand cost",
+    )
+    scan.add_argument("--rules", default="pagat", help="preset or house-rules file (pagat)")
+    scan.add_argument("--deal", type=int, default=1, help="the deal being played (default 1)")
+    scan.add_argument(
+        "--initial", action="store_true", help="meld mode: do these melds open the deal?"
+    )
+    scan.add_argument(
+        "--camera",
+        metavar="SOURCE",
+        help="take the frames from a camera instead of IMAGEs: picamera2, webcam[:N], "
+        "video:PATH, files:PATH or synthetic[:SEED]",
+    )
+    scan.add_argument(
+        "--frames",
+        type=int,
+        metavar="K",
+        help="frames voted over per scan (camera: default 3; images: default 1, K consecutive "
+        "images form one scan)",
+    )
     add_model_arguments(scan)
     scan.set_defaults(run=run_scan)
 
@@ -40,7 +77,9 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         help="score the recogniser on scenes written by `handfoot synth`",
         description="Read every scene_*.jpg in DIR and set the cards read against the labels: "
         "card recall and precision, classification accuracy, scenes read exactly, split by seen "
-        "and held-out card designs, and a confusion matrix image.",
+        "and held-out card designs, and a confusion matrix image. With --mode table, score "
+        "whole tables instead: the share of scenes whose melds and points come out as the "
+        "engine gives them for the true cards.",
     )
     evaluate.add_argument("folder", type=Path, metavar="DIR")
     evaluate.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -48,6 +87,10 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         "--confusion", type=Path, metavar="FILE.png", help="default DIR/confusion.png"
     )
     evaluate.add_argument("--limit", type=int, metavar="N", help="only the first N scenes")
+    evaluate.add_argument(
+        "--mode", choices=("cards", "table"), default="cards", help="what to score (cards)"
+    )
+    evaluate.add_argument("--rules", default="pagat", help="table mode: preset or rules file")
     add_model_arguments(evaluate)
     evaluate.set_defaults(run=run_eval)
 
@@ -75,50 +118,138 @@ def load_recogniser(args: argparse.Namespace):
         raise CommandError(str(error)) from None
 
 
-def run_scan(args: argparse.Namespace) -> int:
-    from scanner.vision import ImageError
-    from scanner.vision.annotate import annotate
-    from scanner.vision.images import read_image, write_image
+def scan_settings(args: argparse.Namespace, frames: int):
+    from scanner.rules_files import load_rules
+    from scanner.table.modes import Mode
+    from scanner.table.scan import ScanSettings
 
+    if args.initial and args.mode != "meld":
+        raise CommandError("--initial goes with --mode meld")
+    rules = load_rules(args.rules)
+    rules.check_deal(args.deal)
+    return ScanSettings(
+        mode=Mode(args.mode), rules=rules, deal=args.deal, initial=args.initial, frames=frames
+    )
+
+
+def run_scan(args: argparse.Namespace) -> int:
+    if args.frames is not None and args.frames < 1:
+        raise CommandError("--frames must be at least 1")
+    if args.camera is None and not args.images:
+        raise CommandError("give one or more IMAGEs, or --camera SOURCE")
+    if args.camera is not None and args.images:
+        raise CommandError("give IMAGEs or --camera, not both")
+    frames = args.frames or (3 if args.camera else 1)
+    settings = scan_settings(args, frames)
     if args.annotate is not None:
         if args.annotate.exists() and not args.annotate.is_dir():
             raise CommandError(f"{args.annotate}: exists and is not a folder")
         args.annotate.mkdir(parents=True, exist_ok=True)
     recogniser = load_recogniser(args)
+    if args.camera is not None:
+        return _scan_camera(args, recogniser, settings)
     failed = 0
-    for path in args.images:
-        try:
-            frame = read_image(path)
-        except ImageError as error:
-            print(f"handfoot: {error}", file=sys.stderr)
-            failed += 1
+    for start in range(0, len(args.images), frames):
+        paths = args.images[start : start + frames]
+        taken = _frames_from_files(paths)
+        failed += len(paths) - len(taken)
+        if not taken:
             continue
-        reading = recogniser.read(frame)
-        if args.json:
-            print_json({"image": str(path), **reading.as_json()})
-        else:
-            print_reading(path, reading)
-        if args.annotate is not None:
-            target = args.annotate / f"{path.stem}.annotated.jpg"
-            try:
-                write_image(target, annotate(frame, reading.cards))
-            except ImageError as error:
-                raise CommandError(str(error)) from None
-        sys.stdout.flush()
+        scan = _scan_frames(taken, recogniser, settings)
+        failed += scan.result is None
+        _report(args, str(paths[-1]) if len(paths) == 1 else [str(p) for p in paths], scan)
     return EXIT_UNUSABLE if failed else EXIT_OK
 
 
-def print_reading(path: Path, reading) -> None:
-    total = reading.timing_ms["total"]
-    count = len(reading.cards)
-    print(f"{path}: {count} card{'' if count == 1 else 's'} ({total:.0f} ms)")
-    for card in reading.cards:
-        x0, y0, x1, y1 = card.index_box
-        note = "  check" if card.check else ""
-        print(
-            f"  {card.code:<8} {card.confidence:6.1%}  index at ({(x0 + x1) / 2:.0f}, "
-            f"{(y0 + y1) / 2:.0f}), turned {card.angle:.0f}°{note}"
-        )
+def _frames_from_files(paths: list[Path]) -> list:
+    from scanner.table.scan import frame_from_image
+    from scanner.vision import ImageError
+    from scanner.vision.images import read_image
+
+    frames = []
+    for number, path in enumerate(paths):
+        try:
+            frames.append(frame_from_image(read_image(path), str(path), number))
+        except ImageError as error:
+            print(f"handfoot: {error}", file=sys.stderr)
+    return frames
+
+
+def _scan_frames(frames, recogniser, settings):
+    from scanner.table.scan import read_frames
+
+    return read_frames(frames, recogniser, settings)
+
+
+def _scan_camera(args: argparse.Namespace, recogniser, settings) -> int:
+    from scanner.camera import CameraError, ReliableSource, open_source
+    from scanner.table.scan import scan_source
+
+    try:
+        source = ReliableSource(open_source(args.camera))
+        with source:
+            scan = scan_source(source, recogniser, settings)
+    except CameraError as error:
+        raise CommandError(str(error)) from None
+    _report(args, scan.shown.name if scan.shown else args.camera, scan)
+    return EXIT_OK if scan.result is not None else EXIT_UNUSABLE
+
+
+def _report(args: argparse.Namespace, image, scan) -> None:
+    if args.json:
+        print_json({"image": image, **scan.as_json()})
+    else:
+        print_scan(image if isinstance(image, str) else ", ".join(image), scan)
+    if args.annotate is not None and scan.shown is not None:
+        _write_annotated(args.annotate, scan)
+    sys.stdout.flush()
+
+
+def _write_annotated(folder: Path, scan) -> None:
+    import re
+
+    from scanner.table.annotate import annotate_table
+    from scanner.vision import ImageError
+    from scanner.vision.images import write_image
+
+    frame = scan.shown
+    stem = Path(frame.name).stem if frame.source.startswith("files:") else frame.name
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-") or "scan"
+    image = annotate_table(frame.image, scan.result, scan.vote.readings)
+    try:
+        write_image(folder / f"{stem}.annotated.jpg", image)
+    except ImageError as error:
+        raise CommandError(str(error)) from None
+
+
+def print_scan(name: str, scan) -> None:
+    total = scan.timing_ms["total"]
+    if scan.result is None:
+        print(f"{name}: {scan.message or 'nothing could be read'} ({total:.0f} ms)")
+        return
+    result = scan.result
+    count = len(scan.vote.cards)
+    frames = f", {len(scan.frames)} frames" if len(scan.frames) > 1 else ""
+    print(f"{name}: {count} card{'' if count == 1 else 's'}{frames} ({total:.0f} ms)")
+    for number, meld in enumerate(result.melds, start=1):
+        verdict = meld.verdict
+        codes = " ".join(f"{c.code}?" if c.check else c.code for c in meld.cards)
+        state = "legal" if verdict.legal else "ILLEGAL"
+        print(f"  meld {number}: {codes} — {verdict.label}, {state}, {verdict.points} points")
+        for problem in verdict.problems:
+            print(f"    {problem.message}")
+    if result.red_threes:
+        print(f"  red threes: {' '.join(card.code for card in result.red_threes)}")
+    if result.leftovers:
+        print(f"  left over: {' '.join(card.code for card in result.leftovers)}")
+    for item in result.unplaced:
+        print(f"  not counted: {item.card.code} ({item.reason})")
+    for problem in result.problems:
+        print(f"  {problem.message}")
+    totals = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in result.totals.items())
+    print(f"  {totals}")
+    if result.needs_check:
+        print("  check the cards marked ? before this counts")
 
 
 def run_eval(args: argparse.Namespace) -> int:
@@ -132,6 +263,8 @@ def run_eval(args: argparse.Namespace) -> int:
         raise CommandError("--limit must be at least 1")
     if not scene_files(args.folder, 1):
         return run_photo_eval(args)
+    if args.mode == "table":
+        return run_table_eval(args)
     confusion = args.confusion or args.folder / "confusion.png"
     if confusion.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         raise CommandError(f"{confusion}: the confusion matrix must be a .png or .jpg file")
@@ -153,6 +286,38 @@ def run_eval(args: argparse.Namespace) -> int:
         print_json(figures)
     else:
         print_figures(figures)
+    return EXIT_OK
+
+
+def run_table_eval(args: argparse.Namespace) -> int:
+    """Whole tables: melds and points against the engine's for the true cards."""
+    from scanner.rules_files import load_rules
+    from scanner.table.evaluate import evaluate_tables, report
+
+    rules = load_rules(args.rules)
+    recogniser = load_recogniser(args)
+    try:
+        scores = evaluate_tables(
+            args.folder, lambda frame: recogniser.read(frame).cards, rules, args.limit
+        )
+    except (json.JSONDecodeError, KeyError) as error:
+        raise CommandError(
+            f"{args.folder}: a label file is not a handfoot-scene/1 file ({error})"
+        ) from None
+    figures = report(scores)
+    if args.json:
+        print_json(figures)
+    else:
+        print(
+            f"{_count(figures['scenes'], 'table')}: melds and total as the engine gives for "
+            f"the true cards in {_percent(figures['right'])}; wrong but marked check "
+            f"{_percent(figures['wrong_but_flagged'])}; wrong and not marked "
+            f"{_percent(figures['silent_errors'])}\n"
+            f"  {_percent(figures['melds_exact'])} of {figures['melds']} true melds read exactly; "
+            f"median error of the total {figures['total_error_median']} points\n"
+            f"  with every card read right, grouping by layout alone gives the truth in "
+            f"{_percent(figures['grouping_right'])}"
+        )
     return EXIT_OK
 
 
