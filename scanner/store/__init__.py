@@ -1,0 +1,32 @@
+"""The game record: games, confirmed deals, scans and corrections in SQLite, scan images as
+files beside it. ``Store.open()`` is the way in; every error is a :class:`StoreError`."""
+
+from scanner.store.errors import (
+    BadValue,
+    Conflict,
+    NewerSchema,
+    NotAStore,
+    NotFound,
+    StoreError,
+    UnsafePath,
+)
+from scanner.store.files import default_data_dir
+from scanner.store.records import CorrectionRecord, DealRecord, GameRecord, ScanRecord
+from scanner.store.store import DATABASE, Store
+
+__all__ = [
+    "DATABASE",
+    "BadValue",
+    "Conflict",
+    "CorrectionRecord",
+    "DealRecord",
+    "GameRecord",
+    "NewerSchema",
+    "NotAStore",
+    "NotFound",
+    "ScanRecord",
+    "Store",
+    "StoreError",
+    "UnsafePath",
+    "default_data_dir",
+]

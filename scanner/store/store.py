@@ -1,0 +1,389 @@
+"""The game record: games, confirmed deals, scans and the corrections made to them, in one
+SQLite file in the data folder, with the scan images as files beside it.
+
+Durability: every write is one transaction, committed with ``synchronous=FULL`` in WAL mode, so
+when a method returns, its change is on disk; a process killed at any moment leaves each
+transaction either whole or absent. Nothing is deleted: undo marks a deal undone, and a
+correction is a new row next to the reading it changed.
+
+Threads: one connection, shared by all threads behind one lock. Every call is a short
+transaction (well under a millisecond apart from the fsync at commit), and SQLite allows only
+one writer at a time anyway, so a lock costs nothing that a connection per thread would save,
+and it needs no busy-retry logic and no per-thread connections left open by a thread pool.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import shutil
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from scanner.store import checks, files, queries
+from scanner.store.errors import Conflict, NotAStore, StoreError
+from scanner.store.records import CorrectionRecord, DealRecord, GameRecord, ScanRecord
+from scanner.store.schema import MIGRATIONS, check_file, migrate
+
+log = logging.getLogger(__name__)
+
+DATABASE = "handfoot.sqlite3"
+# How long a write waits for another process (say, a command-line tool) holding the file.
+BUSY_TIMEOUT_S = 10.0
+
+
+def utc_now() -> str:
+    """The time as ISO 8601 in UTC, to the millisecond: ``2026-05-09T18:02:11.304Z``."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class Store:
+    """Open one with :meth:`Store.open`; it is safe to share between threads."""
+
+    def __init__(self, conn: sqlite3.Connection, data_dir: Path, schema_version: int) -> None:
+        self._conn: sqlite3.Connection | None = conn
+        self._lock = threading.Lock()
+        self.data_dir = data_dir
+        self.path = data_dir / DATABASE
+        self.schema_version = schema_version
+
+    @classmethod
+    def open(cls, data_dir: Path | None = None) -> Store:
+        """Open the record in ``data_dir`` (default :func:`default_data_dir`), creating the
+        folder and the file and bringing an older file's schema up to date. A file that is
+        not a handfoot record, is damaged or is newer than this code is refused, untouched."""
+        data_dir = Path(data_dir) if data_dir is not None else files.default_data_dir()
+        try:
+            (data_dir / files.SCANS).mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(
+                f"The data folder {data_dir} cannot be created ({error.strerror or error})."
+            ) from None
+        path = data_dir / DATABASE
+        if path.exists() and not path.is_file():
+            raise NotAStore(path, "it is not a file")
+        try:
+            conn = sqlite3.connect(
+                path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as error:
+            raise NotAStore(path, str(error)) from None
+        try:
+            conn.row_factory = sqlite3.Row
+            check_file(conn, path, MIGRATIONS)
+            _configure(conn, path)
+            version = migrate(conn, MIGRATIONS)
+        except StoreError:
+            conn.close()
+            raise
+        except sqlite3.Error as error:
+            conn.close()
+            raise StoreError(f"The game record {path} cannot be opened: {error}.") from None
+        log.info("game record %s open at schema version %d", path, version)
+        return cls(conn, data_dir, version)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store.open({self.data_dir!r})"
+
+    @contextlib.contextmanager
+    def _transaction(self, doing: str, *, write: bool) -> Iterator[sqlite3.Connection]:
+        """Hold the lock and one transaction; SQLite's own errors become a :class:`StoreError`
+        saying what could not be done (``doing``: "confirm deal 3 of game 1")."""
+        with self._lock:
+            if self._conn is None:
+                raise StoreError(f"The game record {self.path} is closed.")
+            conn = self._conn
+            try:
+                # IMMEDIATE takes the write lock first, so a check made inside the transaction
+                # (is this deal number free?) still holds when the row goes in.
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    yield conn
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        with contextlib.suppress(sqlite3.Error):
+                            conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as error:
+                log.error("could not %s: %s", doing, error)
+                raise StoreError(f"Could not {doing}: {error}.") from error
+
+    # --- health ---------------------------------------------------------------------------
+
+    def health(self) -> dict:
+        """What a status page shows: whether the record answers, where it is, how much room
+        is left. Never raises."""
+        report: dict = {
+            "ok": False,
+            "path": str(self.path),
+            "schema": self.schema_version,
+            "games": 0,
+            "free_mb": 0.0,
+            "error": None,
+        }
+        try:
+            report["free_mb"] = round(shutil.disk_usage(self.data_dir).free / 2**20, 1)
+            with self._transaction("count the games", write=False) as conn:
+                report["games"] = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+            report["ok"] = True
+        except (StoreError, OSError) as error:
+            report["error"] = str(error)
+        return report
+
+    # --- games ----------------------------------------------------------------------------
+
+    def create_game(
+        self, name: str, rules_name: str, rules_toml: str, sides: list[dict]
+    ) -> GameRecord:
+        values = (
+            utc_now(),
+            checks.text("game name", name, empty=True),
+            checks.text("rules name", rules_name),
+            checks.text("rules file", rules_toml, empty=True),
+            checks.sides(sides),
+        )
+        with self._transaction("create a game", write=True) as conn:
+            cursor = conn.execute(
+                "INSERT INTO games (created_at, name, rules_name, rules_toml, sides) "
+                "VALUES (?, ?, ?, ?, ?)",
+                values,
+            )
+            record = queries.game(conn, cursor.lastrowid)
+        log.info("game %d created (%s, rules %s)", record.id, record.name, record.rules_name)
+        return record
+
+    def game(self, game_id: int) -> GameRecord:
+        with self._transaction(f"read game {game_id}", write=False) as conn:
+            return queries.game(conn, game_id)
+
+    def games(self) -> list[GameRecord]:
+        """Every game, newest first."""
+        with self._transaction("list the games", write=False) as conn:
+            rows = conn.execute("SELECT * FROM games ORDER BY id DESC").fetchall()
+        return [GameRecord.from_row(row) for row in rows]
+
+    def finish_game(self, game_id: int) -> GameRecord:
+        """Mark the game finished; finishing it again keeps the first time."""
+        with self._transaction(f"finish game {game_id}", write=True) as conn:
+            queries.require_game(conn, game_id)
+            conn.execute(
+                "UPDATE games SET finished_at = ? WHERE id = ? AND finished_at IS NULL",
+                (utc_now(), game_id),
+            )
+            return queries.game(conn, game_id)
+
+    # --- deals ----------------------------------------------------------------------------
+
+    def confirm_deal(
+        self,
+        game_id: int,
+        number: int,
+        deal: dict,
+        result: dict,
+        scan_ids: Iterable[int] = (),
+    ) -> DealRecord:
+        """Record deal ``number`` of the game as scored; on disk before this returns.
+        :class:`Conflict` if that number already stands (undo it first); :class:`NotFound` for
+        an unknown game or scan."""
+        number = checks.row_id("deal number", number)
+        deal_text = checks.to_json_text("deal", deal)
+        result_text = checks.to_json_text("deal result", result)
+        scan_list = checks.ids("scan id", scan_ids)
+        with self._transaction(f"confirm deal {number} of game {game_id}", write=True) as conn:
+            queries.require_game(conn, game_id)
+            standing = conn.execute(
+                "SELECT 1 FROM deals WHERE game_id = ? AND number = ? AND undone_at IS NULL",
+                (game_id, number),
+            ).fetchone()
+            if standing:
+                raise Conflict(
+                    f"Deal {number} of game {game_id} is already confirmed; "
+                    "undo it before confirming it again.",
+                    game_id=game_id,
+                    number=number,
+                )
+            for scan_id in scan_list:
+                queries.require_scan(conn, scan_id)
+            deal_id = conn.execute(
+                "INSERT INTO deals (game_id, number, confirmed_at, deal, result) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, number, utc_now(), deal_text, result_text),
+            ).lastrowid
+            conn.executemany(
+                "INSERT INTO deal_scans (deal_id, position, scan_id) VALUES (?, ?, ?)",
+                [(deal_id, position, scan_id) for position, scan_id in enumerate(scan_list)],
+            )
+            record = queries.deal(conn, deal_id)
+        log.info("game %d: deal %d confirmed (row %d)", game_id, number, record.id)
+        return record
+
+    def deal(self, deal_id: int) -> DealRecord:
+        with self._transaction(f"read deal {deal_id}", write=False) as conn:
+            return queries.deal(conn, deal_id)
+
+    def deals(self, game_id: int, include_undone: bool = False) -> list[DealRecord]:
+        """The game's deals by number (undone ones too, when asked, after the standing one of
+        the same number's earlier tries)."""
+        with self._transaction(f"list the deals of game {game_id}", write=False) as conn:
+            queries.require_game(conn, game_id)
+            return queries.deals(conn, game_id, include_undone)
+
+    def undo_last_deal(self, game_id: int) -> DealRecord | None:
+        """Mark the highest-numbered standing deal undone and return it; None if none stands.
+        The row stays: nothing confirmed is ever deleted."""
+        with self._transaction(f"undo the last deal of game {game_id}", write=True) as conn:
+            queries.require_game(conn, game_id)
+            row = conn.execute(
+                "SELECT id FROM deals WHERE game_id = ? AND undone_at IS NULL "
+                "ORDER BY number DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            conn.execute("UPDATE deals SET undone_at = ? WHERE id = ?", (utc_now(), row["id"]))
+            record = queries.deal(conn, row["id"])
+        log.info("game %d: deal %d undone (row %d)", game_id, record.number, record.id)
+        return record
+
+    # --- scans and corrections ------------------------------------------------------------
+
+    def add_scan(
+        self,
+        *,
+        mode: str,
+        image: bytes,
+        reading: dict,
+        annotated: bytes | None = None,
+        game_id: int | None = None,
+        deal_number: int | None = None,
+        side: str | None = None,
+    ) -> ScanRecord:
+        """Keep a scan: its image files go to disk whole (and fsynced) before its row goes in,
+        so a row never names a missing or partial file; if the row cannot go in, the files
+        are removed again."""
+        mode = checks.text("scan mode", mode, limit=checks.SHORT_WORD)
+        image = checks.image_bytes("scan image", image)
+        extra = None if annotated is None else checks.image_bytes("annotated image", annotated)
+        reading_text = checks.to_json_text("scan reading", reading)
+        game_id = checks.optional_id("game id", game_id)
+        deal_number = checks.optional_id("deal number", deal_number)
+        side = None if side is None else checks.text("side name", side)
+        self._require_open()
+        stem = files.new_scan_stem()
+        image_file = stem + files.image_suffix(image)
+        annotated_file = None if extra is None else f"{stem}-annotated{files.image_suffix(extra)}"
+        written: list[str] = []
+        try:
+            for relative, data in ((image_file, image), (annotated_file, extra)):
+                if relative is not None and data is not None:
+                    self._write_image(relative, data)
+                    written.append(relative)
+            with self._transaction("record a scan", write=True) as conn:
+                if game_id is not None:
+                    queries.require_game(conn, game_id)
+                scan_id = conn.execute(
+                    "INSERT INTO scans (created_at, game_id, deal_number, side, mode, "
+                    "image_file, annotated_file, reading, first_reading) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        utc_now(),
+                        game_id,
+                        deal_number,
+                        side,
+                        mode,
+                        image_file,
+                        annotated_file,
+                        reading_text,
+                        reading_text,
+                    ),
+                ).lastrowid
+                record = queries.scan(conn, scan_id)
+        except BaseException:
+            files.remove_quietly(self.data_dir, written)
+            raise
+        log.info("scan %d recorded (%s, %s)", record.id, mode, image_file)
+        return record
+
+    def _write_image(self, relative: str, data: bytes) -> None:
+        try:
+            files.write_atomically(self.data_dir / relative, data)
+        except OSError as error:
+            raise StoreError(
+                f"The scan image {relative} could not be written ({error.strerror or error})."
+            ) from error
+
+    def _require_open(self) -> None:
+        with self._lock:
+            if self._conn is None:
+                raise StoreError(f"The game record {self.path} is closed.")
+
+    def scan(self, scan_id: int) -> ScanRecord:
+        with self._transaction(f"read scan {scan_id}", write=False) as conn:
+            return queries.scan(conn, scan_id)
+
+    def scans(
+        self, game_id: int | None = None, deal_number: int | None = None, limit: int = 100
+    ) -> list[ScanRecord]:
+        """Scans, newest first, of one game (and deal) when given."""
+        limit = checks.row_id("scan limit", limit)
+        with self._transaction("list scans", write=False) as conn:
+            if game_id is not None:
+                queries.require_game(conn, game_id)
+            return queries.scans(conn, game_id, deal_number, limit)
+
+    def correct_scan(
+        self, scan_id: int, action: str, detail: dict, reading: dict
+    ) -> CorrectionRecord:
+        """Keep a person's correction and the scan's reading after it, in one transaction."""
+        action = checks.text("correction action", action, limit=checks.SHORT_WORD)
+        detail_text = checks.to_json_text("correction detail", detail)
+        reading_text = checks.to_json_text("scan reading", reading)
+        with self._transaction(f"correct scan {scan_id}", write=True) as conn:
+            queries.require_scan(conn, scan_id)
+            correction_id = conn.execute(
+                "INSERT INTO corrections (scan_id, created_at, action, detail, reading) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (scan_id, utc_now(), action, detail_text, reading_text),
+            ).lastrowid
+            conn.execute("UPDATE scans SET reading = ? WHERE id = ?", (reading_text, scan_id))
+            record = queries.correction(conn, correction_id)
+        log.info("scan %d corrected (%s)", scan_id, action)
+        return record
+
+    def corrections(self, scan_id: int) -> list[CorrectionRecord]:
+        """The scan's corrections, oldest first."""
+        with self._transaction(f"list corrections of scan {scan_id}", write=False) as conn:
+            queries.require_scan(conn, scan_id)
+            return queries.corrections(conn, scan_id)
+
+    def path_of(self, relative: str) -> Path:
+        """The file a scan record names; refuses any name leading outside the scan images."""
+        return files.resolve_image(self.data_dir, relative)
+
+
+def _configure(conn: sqlite3.Connection, path: Path) -> None:
+    mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+    if mode != "wal":
+        # Some file systems (network shares) cannot hold WAL's shared memory; FULL sync keeps
+        # commits durable in the older journal mode too, only slower.
+        log.warning("game record %s is in %s journal mode, not WAL", path, mode)
+    # In WAL mode FULL fsyncs the log at every commit: a confirmed deal survives a power cut,
+    # not only a crash (NORMAL would survive a crash but may lose the last commits).
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA foreign_keys = ON")
