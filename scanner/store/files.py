@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import time
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -97,6 +98,19 @@ def remove_quietly(data_dir: Path, relatives: list[str]) -> None:
     for relative in relatives:
         with contextlib.suppress(OSError):
             (data_dir / relative).unlink()
+
+
+def remove_stale_parts(data_dir: Path, older_than_s: float = 3600.0) -> int:
+    """Delete the temporary files of image writes a killed process never finished; returns
+    how many. Only old ones: a younger one may be another process's write in progress."""
+    removed = 0
+    cutoff = time.time() - older_than_s
+    for part in (data_dir / SCANS).glob("*/.*.part"):
+        with contextlib.suppress(OSError):
+            if part.stat().st_mtime < cutoff:
+                part.unlink()
+                removed += 1
+    return removed
 
 
 def resolve_image(data_dir: Path, relative: str) -> Path:
