@@ -7,9 +7,10 @@ transaction either whole or absent. Nothing is deleted: undo marks a deal undone
 correction is a new row next to the reading it changed.
 
 Threads: two connections, each behind its own lock and shared by all threads: one writes,
-one reads. SQLite lets one writer in at a time whatever we do, so writes queue on a Python lock
-(fair, no waiting) instead of on SQLite's busy handler (sleeps of up to 100 ms between retries,
-which gave a connection per thread a 99th-percentile write of over half a second under load).
+one reads. SQLite lets one writer in at a time whatever we do, so writes queue on a Python lock (a
+waiter runs as soon as it is free) instead of on SQLite's busy handler (sleeps of up to 100 ms
+between retries, which gave a connection per thread a 99th-percentile write of over half a
+second under load, and lower throughput).
 WAL lets the reader see the last commit while the writer waits for its fsync, so a page
 refresh does not queue behind a scan being saved.
 """
@@ -35,6 +36,8 @@ log = logging.getLogger(__name__)
 DATABASE = "handfoot.sqlite3"
 # How long a write waits for another process (say, a command-line tool) holding the file.
 BUSY_TIMEOUT_S = 10.0
+# Below this, health() reports trouble: a table scan writes a few megabytes of images.
+LOW_SPACE_MB = 100.0
 
 
 def utc_now() -> str:
@@ -143,8 +146,8 @@ class Store:
     # --- health ---------------------------------------------------------------------------
 
     def health(self) -> dict:
-        """What a status page shows: whether the record answers, where it is, how much room
-        is left. Never raises."""
+        """What a status page shows: whether the record answers and has room to keep
+        scans (``ok``), where it is, how much room is left, and what is wrong. Never raises."""
         report: dict = {
             "ok": False,
             "path": str(self.path),
@@ -157,7 +160,13 @@ class Store:
             report["free_mb"] = round(shutil.disk_usage(self.data_dir).free / 2**20, 1)
             with self._transaction("count the games", write=False) as conn:
                 report["games"] = conn.execute("SELECT count(*) FROM games").fetchone()[0]
-            report["ok"] = True
+            if report["free_mb"] < LOW_SPACE_MB:
+                report["error"] = (
+                    f"Only {report['free_mb']} MB is free for the game record in "
+                    f"{self.data_dir}; scans may soon fail to save."
+                )
+            else:
+                report["ok"] = True
         except (StoreError, OSError) as error:
             report["error"] = str(error)
         return report
@@ -254,8 +263,8 @@ class Store:
             return queries.deal(conn, deal_id)
 
     def deals(self, game_id: int, include_undone: bool = False) -> list[DealRecord]:
-        """The game's deals by number (undone ones too, when asked, after the standing one of
-        the same number's earlier tries)."""
+        """The game's standing deals by number; with ``include_undone``, the undone ones too,
+        each number's tries in the order they were confirmed."""
         with self._transaction(f"list the deals of game {game_id}", write=False) as conn:
             queries.require_game(conn, game_id)
             return queries.deals(conn, game_id, include_undone)
