@@ -32,6 +32,12 @@ def test_smoke_training_runs_resumes_and_exports(scenes, tmp_path):
     assert train(["locator", *common, "--locator-steps", "6", "--batch", "2"]) == 0
     resumed = torch.load(work / "locator.ckpt", weights_only=False)
     assert resumed["step"] == 6 and [h["step"] for h in resumed["history"]] == list(range(6))
+    # The classifier also learns from the crops where the trained locator marks.
+    assert train(["mine", *common]) == 0
+    mined = np.load(work / "classifier-mined.npz")
+    assert mined["crops"].shape[1:] == (spec.CROP_H, spec.CROP_W, 3)
+    assert len(mined["crops"]) == len(mined["classes"])
+    assert all(0 <= c < len(spec.CLASSES) for c in mined["classes"])
     assert train(["classifier", *common, *steps]) == 0
     assert train(["export", *common]) == 0
     meta = json.loads((out / "recogniser.json").read_text())
@@ -72,3 +78,25 @@ def test_export_refuses_a_model_onnx_disagrees_with(tmp_path):
     with pytest.raises(ParityError):
         check_parity(Flaky(), path, "x", torch.zeros(1, 3))
     assert not path.exists()
+
+
+def test_locator_marks_are_labelled_against_the_truth():
+    from model.recogniser.mine import label_mark
+    from model.recogniser.targets import CLASS_INDEX, IndexTruth
+
+    def truth(x, y, code, visible=1.0, angle=0.0):
+        centre = np.array([x, y], float)
+        return IndexTruth(centre, angle, 20.0, 12.0, centre, (60.0, 84.0), code, visible)
+
+    class Mark:
+        def __init__(self, x, y, angle=0.0):
+            self.x, self.y, self.angle = x, y, angle
+
+    truths = [truth(100, 100, "KR"), truth(300, 100, "7B", visible=0.5)]
+    none = CLASS_INDEX[spec.NOT_AN_INDEX]
+    assert label_mark(Mark(102, 103), truths) == CLASS_INDEX["KR"]  # on the index
+    assert label_mark(Mark(101, 99, angle=180), truths) == none  # read upside down
+    assert label_mark(Mark(100, 112), truths) is None  # half beside it: left out
+    assert label_mark(Mark(100, 160), truths) == none  # three index heights away
+    assert label_mark(Mark(300, 100), truths) is None  # a half-hidden index: left out
+    assert label_mark(Mark(100, 100, angle=15), truths) == CLASS_INDEX["KR"]

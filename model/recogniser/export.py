@@ -61,10 +61,9 @@ def check_parity(model: torch.nn.Module, path: Path, input_name: str, example: t
     return worst
 
 
-def export_models(locator, classifier, out: Path) -> dict:
+def _export_locator(locator, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     locator.eval()
-    classifier.eval()
     _export(
         locator,
         torch.randn(1, 3, 256, 320),
@@ -72,6 +71,20 @@ def export_models(locator, classifier, out: Path) -> dict:
         ("image", "heads"),
         {"image": {2: "height", 3: "width"}, "heads": {2: "rows", 3: "cols"}},
     )
+
+
+def export_locator(work: Path, out: Path) -> Path:
+    """The trained locator alone, as ``out/locator.onnx`` (for mining the classifier's
+    samples before the classifier exists)."""
+    from model.recogniser.train import load_trained
+
+    _export_locator(load_trained("locator", work), out)
+    return out / "locator.onnx"
+
+
+def export_models(locator, classifier, out: Path) -> dict:
+    _export_locator(locator, out)
+    classifier.eval()
     _export(
         classifier,
         torch.randn(8, 3, spec.CROP_H, spec.CROP_W),

@@ -28,7 +28,7 @@ from model.recogniser.dataset import (
     truths_from_rows,
 )
 from model.recogniser.nets import Classifier, Locator
-from model.recogniser.targets import locator_targets
+from model.recogniser.targets import CLASS_INDEX, locator_targets
 
 CHECKPOINT_EVERY = 50
 # The crop the classifier reads depends on the angle and the index height: learn those first.
@@ -161,16 +161,41 @@ def train_locator(samples: Path, work: Path, steps: int, batch: int, seed: int) 
 # -- the classifier ------------------------------------------------------------------------------
 
 
-def train_classifier(samples: Path, work: Path, steps: int, batch: int, seed: int) -> Classifier:
+MINED_TRUE, MINED_FALSE = 0.35, 0.2  # shares of a classifier batch drawn from mined crops
+
+
+def _balanced(classes: np.ndarray) -> np.ndarray:
+    """Sampling weights: rare cards (black threes, Villains, Ladies) are drawn more often than
+    they lie on tables (inverse square root of frequency), summing to 1."""
+    frequency = np.bincount(classes, minlength=len(spec.CLASSES)).astype(np.float64)
+    weights = 1.0 / np.sqrt(np.maximum(frequency, 1.0))[classes]
+    return weights / weights.sum()
+
+
+def train_classifier(
+    samples: Path, work: Path, steps: int, batch: int, seed: int, mined: Path | None = None
+) -> Classifier:
+    """Train the classifier on ``samples``; with ``mined`` (crops where the trained locator
+    marks, see ``mine.py``), half of every batch comes from those."""
     torch.manual_seed(seed)
     data = np.load(samples)
     crops, classes = data["crops"], data["classes"].astype(np.int64)
+    weights_np = _balanced(classes)
+    extra = np.load(mined) if mined is not None else None
+    if extra is not None and len(extra["classes"]):
+        crops = np.concatenate([crops, extra["crops"]])
+        extra_classes = extra["classes"].astype(np.int64)
+        classes = np.concatenate([classes, extra_classes])
+        # The locator's false marks are few but they are the phantoms: a fifth of every
+        # batch; its true marks a third; the first samples the rest.
+        false = extra_classes == CLASS_INDEX[spec.NOT_AN_INDEX]
+        extra_weights = np.where(false, 0.0, _balanced(np.where(false, 0, extra_classes)))
+        extra_weights = MINED_TRUE * extra_weights / extra_weights.sum()
+        extra_weights[false] = MINED_FALSE / max(1, int(false.sum()))
+        weights_np = np.concatenate([weights_np * (1 - MINED_TRUE - MINED_FALSE), extra_weights])
     model = Classifier()
     criterion = nn.CrossEntropyLoss(label_smoothing=0.05)
-
-    # Rare cards (black threes, Villains, Ladies) are drawn more often than they lie on tables.
-    frequency = np.bincount(classes, minlength=len(spec.CLASSES)).astype(np.float64)
-    weights = torch.from_numpy(1.0 / np.sqrt(np.maximum(frequency, 1.0))[classes])
+    weights = torch.from_numpy(weights_np)
 
     def batch_loss(step: int, generator: torch.Generator):
         pick = torch.multinomial(weights, batch, replacement=True, generator=generator).numpy()
@@ -195,11 +220,11 @@ def load_trained(kind: str, work: Path) -> nn.Module:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m model.recogniser.train")
-    parser.add_argument("stage", choices=("cut", "locator", "classifier", "export", "all"))
+    parser.add_argument("stage", choices=("cut", "locator", "mine", "classifier", "export", "all"))
     parser.add_argument("--scenes", type=Path, required=True, help="a folder of `handfoot synth`")
     parser.add_argument("--work", type=Path, required=True, help="samples and checkpoints")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent)
-    parser.add_argument("--locator-steps", type=int, default=12000)
+    parser.add_argument("--locator-steps", type=int, default=20000)
     parser.add_argument("--classifier-steps", type=int, default=6000)
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--crops-per-scene", type=int, default=12, help="locator crops per scene")
@@ -220,9 +245,23 @@ def main(argv: list[str] | None = None) -> int:
             cut_classifier_samples(args.scenes, classifier_samples, seed=args.seed)
     if args.stage in ("locator", "all"):
         train_locator(locator_samples, args.work, args.locator_steps, args.batch, args.seed)
+    mined = args.work / "classifier-mined.npz"
+    if args.stage in ("mine", "all") and not mined.exists():
+        # The classifier learns from the trained locator's own marks: export the locator
+        # first, run it over the scenes, label each mark against the truth.
+        from model.recogniser.export import export_locator
+        from model.recogniser.mine import mine_classifier_samples
+
+        located = export_locator(args.work, args.work / "located")
+        mine_classifier_samples(args.scenes, located, mined)
     if args.stage in ("classifier", "all"):
         train_classifier(
-            classifier_samples, args.work, args.classifier_steps, args.batch * 8, args.seed
+            classifier_samples,
+            args.work,
+            args.classifier_steps,
+            args.batch * 8,
+            args.seed,
+            mined if mined.exists() else None,
         )
     if args.stage in ("export", "all"):
         from model.recogniser.export import export_all

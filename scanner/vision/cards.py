@@ -16,7 +16,7 @@ from scanner.vision.decode import IndexCandidate, Point, angle_gap
 
 DUPLICATE_SHARE = 0.5  # another mark within half the index's size of a mark is the same index
 DUPLICATE_ANGLE = 30.0
-PAIR_DISTANCE = 0.5  # two indices of one card predict centres within half its short side
+PAIR_DISTANCE = 0.8  # two indices of one card predict centres within 0.8 of its short side
 PAIR_ANGLE_SLACK = 30.0  # … and read about 180° apart (± this)
 PAIR_TIGHT = 0.3  # closer than this, two corners are one card even when read differently
 
@@ -145,18 +145,25 @@ def merge_cards(
             continue
         # The other corner of a card already kept: the same reading, or geometry sure enough
         # that a different reading of it is the classifier's mistake (the surer one stays).
-        partner = next(
-            (
-                n
-                for n, other in enumerate(kept)
-                if n not in paired
-                and same_card(other.index, reading.index, tight=other.code != reading.code)
-            ),
-            None,
-        )
+        partner = _partner(reading, kept, paired)
         if partner is None:
             kept.append(reading)
         else:
             paired.add(partner)
         marks.add(reading.index)
     return tuple(CardReading.from_index(reading, min_confidence) for reading in kept)
+
+
+def _partner(reading: IndexReading, kept: Sequence[IndexReading], paired: set[int]) -> int | None:
+    """The kept reading whose card ``reading`` is the other corner of: the nearest by pair
+    error among those close enough, so a fan's top card read from both corners pairs with
+    itself rather than with the neighbour it half covers."""
+    best, best_error = None, None
+    for n, other in enumerate(kept):
+        if n in paired:
+            continue
+        error = _pair_error(other.index, reading.index)
+        limit = PAIR_DISTANCE if other.code == reading.code else PAIR_TIGHT
+        if error is not None and error <= limit and (best_error is None or error < best_error):
+            best, best_error = n, error
+    return best

@@ -1,0 +1,101 @@
+"""Classifier samples cut where the trained locator actually marks (hard examples).
+
+The first classifier learns from crops placed around the labelled indices with made-up
+jitter, and from "none" crops placed at random. At inference it sees something else: crops
+placed by the locator, with the locator's own errors of angle and size, and the locator's
+false marks, which sit on pips, court art and card edges rather than on bare table. Running
+the trained locator over the training scenes and labelling each of its marks against the
+truth gives the classifier exactly those crops to learn from.
+
+A mark is a reading of an index when it lies within ``NEAR`` index heights of a labelled index
+at least 70 % visible and reads within ``SAME_WAY`` degrees of it; it is "none" when it lies
+``FAR`` or more index heights from every index at least ``SEEN`` visible, or on such an index
+but turned a quarter or a half (a wrong reading); anything between is left out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from model.recogniser import spec
+from model.recogniser.dataset import _load, scene_files
+from model.recogniser.targets import CLASS_INDEX, index_truths
+
+NEAR = 0.35
+FAR = 0.9
+SEEN = 0.3
+SAME_WAY = 25.0
+WRONG_WAY = 60.0
+
+
+def _gap(first: float, second: float) -> float:
+    return abs((first - second + 180.0) % 360.0 - 180.0)
+
+
+def label_mark(mark, truths) -> int | None:
+    """The class index a locator mark should read as, or None when it is ambiguous."""
+    best, best_distance = None, np.inf
+    for truth in truths:
+        if truth.visible < SEEN:
+            continue
+        distance = np.hypot(mark.x - truth.centre[0], mark.y - truth.centre[1]) / truth.height
+        if distance < best_distance:
+            best, best_distance = truth, distance
+    if best is None or best_distance >= FAR:
+        return CLASS_INDEX[spec.NOT_AN_INDEX]
+    if best_distance > NEAR:
+        return None
+    gap = _gap(mark.angle, best.angle)
+    if gap > WRONG_WAY:
+        return CLASS_INDEX[spec.NOT_AN_INDEX]
+    if gap <= SAME_WAY and best.visible >= 0.7:
+        return CLASS_INDEX[best.code]
+    return None
+
+
+def mine_classifier_samples(
+    scenes: Path, locator: Path, out: Path, *, every: int = 2, offset: int = 1
+) -> Path:
+    """Run the ``locator`` ONNX file over every ``every``-th scene (from ``offset``, so the
+    scenes differ from those the first classifier's crops came from) and save the crops of
+    its marks with their classes, as ``cut_classifier_samples`` does, cut exactly as the
+    recogniser cuts them (its crop map and the contract of ``spec.py``)."""
+    from scanner.vision.cards import suppress_duplicates
+    from scanner.vision.contract import Contract
+    from scanner.vision.decode import decode_heads
+    from scanner.vision.preprocess import crop_matrix, locator_input
+    from scanner.vision.recogniser import _session
+
+    session = _session(locator, threads=2)
+    contract = Contract.from_spec()
+    crops, classes = [], []
+    for path in tqdm(scene_files(scenes)[offset::every], desc="locator marks", unit="scene"):
+        frame, labels = _load(path)
+        height, width = frame.shape[:2]
+        (heads,) = session.run(None, {"image": locator_input(frame, contract)})
+        marks = suppress_duplicates(decode_heads(heads, (width, height), contract))
+        truths = index_truths(labels)
+        for mark in marks:
+            label = label_mark(mark, truths)
+            if label is None:
+                continue
+            crops.append(
+                cv2.warpAffine(
+                    frame,
+                    crop_matrix(mark, contract),
+                    (contract.crop_w, contract.crop_h),
+                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                    borderMode=cv2.BORDER_REPLICATE,
+                )
+            )
+            classes.append(label)
+    shape = (0, contract.crop_h, contract.crop_w, 3)
+    stacked = np.stack(crops) if crops else np.zeros(shape, np.uint8)
+    np.savez(out, crops=stacked, classes=np.array(classes, np.int16))
+    none = sum(c == CLASS_INDEX[spec.NOT_AN_INDEX] for c in classes)
+    print(f"mined {len(classes)} crops ({none} none) from the locator's marks")
+    return out
