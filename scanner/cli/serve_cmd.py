@@ -1,0 +1,190 @@
+"""``handfoot serve``: the table's service and its web page, the main thing a player starts.
+
+This module is the composition root: it reads the options, builds the game record, the
+recogniser, the camera, the table service and the web app, and runs them under uvicorn.
+Nothing here is global; a bad option or a missing model is one plain line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import logging
+import socket
+from pathlib import Path
+
+from scanner.cli.common import EXIT_OK, CommandError
+
+log = logging.getLogger(__name__)
+DEFAULT_PORT = 8080
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def register(subcommands: argparse._SubParsersAction) -> None:
+    serve = subcommands.add_parser(
+        "serve",
+        help="run the table: camera, scoring and the web page every phone opens",
+        description="Start the table service and its web page. Open the address it prints on "
+        "a phone or a PC; with --host 0.0.0.0 every phone on the network can open it.",
+    )
+    serve.add_argument(
+        "--camera",
+        metavar="SOURCE",
+        help="picamera2, webcam[:N], video:PATH, files:PATH or synthetic[:SEED] (default: the "
+        "Pi camera when there is one, else rendered tables)",
+    )
+    serve.add_argument(
+        "--panel",
+        choices=("simulated", "gpio"),
+        default="simulated",
+        help="the button panel: drawn on the page (simulated, default) or the LED/button "
+        "board on the Pi's pins (gpio)",
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
+    )
+    serve.add_argument(
+        "--data",
+        type=Path,
+        metavar="DIR",
+        help="folder for the game record and scan images (default: the system's data folder)",
+    )
+    serve.add_argument("--pin", help="a table PIN every change must carry (digits or letters)")
+    serve.add_argument(
+        "--max-upload-mb",
+        type=float,
+        default=15.0,
+        help="largest photo accepted from a phone, in MB (default 15)",
+    )
+    serve.add_argument(
+        "--frames", type=int, default=3, help="frames voted over per camera scan (default 3)"
+    )
+    serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another name this machine is reached by (its own names are always allowed)",
+    )
+    serve.add_argument(
+        "--models", type=Path, metavar="DIR", help="folder with locator.onnx and classifier.onnx"
+    )
+    serve.set_defaults(run=run_serve)
+
+
+def check_options(args: argparse.Namespace) -> None:
+    if not 1 <= args.port <= 65535:
+        raise CommandError(f"--port must be 1 to 65535, not {args.port}")
+    if args.pin is not None and (not args.pin.strip() or len(args.pin) > 64):
+        raise CommandError("--pin must be 1 to 64 characters")
+    if not 0.1 <= args.max_upload_mb <= 500:
+        raise CommandError(f"--max-upload-mb must be 0.1 to 500, not {args.max_upload_mb}")
+    if not 1 <= args.frames <= 10:
+        raise CommandError(f"--frames must be 1 to 10, not {args.frames}")
+
+
+def build(args: argparse.Namespace):
+    """The composition root: store, recogniser, camera, panel, service, app."""
+    from scanner.camera import CameraError, default_spec
+    from scanner.service import PanelUnavailable, TableCamera, TableService, check_panel_kind
+    from scanner.store import Store, StoreError
+    from scanner.vision import Recogniser, RecogniserError
+    from scanner.web import WebSettings, create_app
+
+    check_options(args)
+    try:
+        panel = check_panel_kind(args.panel)
+    except PanelUnavailable as error:
+        raise CommandError(str(error)) from None
+    try:
+        camera = TableCamera(args.camera or default_spec())
+    except CameraError as error:
+        raise CommandError(str(error)) from None
+    try:
+        recogniser = Recogniser.load(args.models)
+    except RecogniserError as error:
+        raise CommandError(f"the card recogniser cannot start: {error}") from None
+    try:
+        store = Store.open(args.data)
+    except StoreError as error:
+        raise CommandError(str(error)) from None
+    service = TableService(store, recogniser, camera, panel_kind=panel, frames=args.frames)
+    settings = WebSettings(
+        pin=args.pin.strip() if args.pin else None,
+        max_upload_bytes=int(args.max_upload_mb * 2**20),
+        allowed_hosts=tuple(args.allow_host),
+    )
+    return service, create_app(service, settings)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    service, app = build(args)
+    if not _port_free(args.host, args.port):
+        service.store.close()
+        raise CommandError(
+            f"port {args.port} on {args.host or 'all addresses'} is in use (is handfoot already "
+            "running?); choose another with --port"
+        )
+    for line in addresses(args.host, args.port):
+        print(line, flush=True)
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        timeout_graceful_shutdown=2,
+        proxy_headers=False,
+        server_header=False,
+    )
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        service.store.close()
+    return EXIT_OK
+
+
+def addresses(host: str, port: int) -> list[str]:
+    """What to tell the player: where to open the page."""
+    shown = host if host not in WILDCARDS else "127.0.0.1"
+    if ":" in shown:
+        shown = f"[{shown}]"
+    lines = [f"handfoot is running: open http://{shown}:{port}/ on this machine"]
+    if host in WILDCARDS:
+        for address in lan_addresses():
+            lines.append(f"  on a phone on the same network: http://{address}:{port}/")
+        name = socket.gethostname()
+        if name:
+            lines.append(f"  or by name: http://{name}.local:{port}/")
+    lines.append("Press Ctrl+C to stop.")
+    return lines
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, as its name resolves (no traffic)."""
+    found: list[str] = []
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return found
+    for info in infos:
+        address = str(info[4][0])
+        if not ipaddress.ip_address(address).is_loopback and address not in found:
+            found.append(address)
+    return found
+
+
+def _port_free(host: str, port: int) -> bool:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True

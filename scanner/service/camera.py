@@ -1,0 +1,81 @@
+"""The table's camera as the service holds it: the source a ``--camera`` value names, wrapped
+so it reopens after a failure, and, for the simulated camera, a table that matches the game's
+deck and a way to lay the next one."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from engine import Deck
+from scanner.camera import FrameSource, ReliableSource, SyntheticSource, open_source, parse_spec
+from scanner.service.errors import NotNow
+
+log = logging.getLogger(__name__)
+
+
+class TableCamera:
+    """``spec`` is a ``--camera`` value (checked here: :class:`BadSpecError` when it names no
+    camera). Nothing is opened until the first scan."""
+
+    def __init__(self, spec: str, **options: Any) -> None:
+        self.spec = spec
+        self.kind = parse_spec(spec).kind
+        self._options = options
+        self._deck: Deck | None = None
+        self._lock = threading.Lock()
+        self._source: ReliableSource = ReliableSource(self._open())
+        self.last_error: str | None = None
+
+    @property
+    def simulated(self) -> bool:
+        return self.kind == "synthetic"
+
+    def _open(self) -> FrameSource:
+        options = dict(self._options)
+        if self.simulated and self._deck is not None:
+            # Rendered tables of the deck the game plays, so every card can count.
+            options.setdefault("deck", self._deck.value)
+        return open_source(self.spec, **options)
+
+    @property
+    def source(self) -> ReliableSource:
+        with self._lock:
+            return self._source
+
+    def use_deck(self, deck: Deck) -> None:
+        """A new game's deck: the simulated camera starts rendering tables of it."""
+        if not self.simulated or deck is self._deck:
+            return
+        with self._lock:
+            self._deck = deck
+            old, self._source = self._source, ReliableSource(self._open())
+        old.close()
+        log.info("simulated camera now lays tables of the %s", deck.title)
+
+    def lay_new_table(self) -> int:
+        """Simulated camera only: clear the table and lay the next one; its number."""
+        inner = self.source.source
+        if not isinstance(inner, SyntheticSource):
+            raise NotNow("Only the simulated camera can lay a new table; this one is real.")
+        inner.advance()
+        return inner.table
+
+    def captured(self, error: str | None) -> None:
+        """Remember how the last capture went, for the health report."""
+        self.last_error = error
+
+    def health(self) -> dict:
+        described = self.source.describe()
+        return {
+            "ok": self.last_error is None,
+            "spec": self.spec,
+            "kind": self.kind,
+            "simulated": self.simulated,
+            "open": bool(described.get("open", self.source.is_open)),
+            "error": self.last_error,
+        }
+
+    def close(self) -> None:
+        self.source.close()

@@ -1,0 +1,78 @@
+"""Everything the table service refuses, in one place. Each message is a sentence a player can
+act on, and each error carries the input it is about; ``status`` is the HTTP answer the web page
+gives for it."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """Base class: the message is one plain sentence."""
+
+    status = 400
+
+
+class BadInput(ServiceError):
+    """A value from the page or the panel that cannot be used; ``field`` names it.
+
+    >>> str(BadInput("mode", "fast", "must be meld, table or leftovers"))
+    "The mode 'fast' cannot be used: must be meld, table or leftovers."
+    """
+
+    status = 400
+
+    def __init__(self, field: str, value: object, reason: str) -> None:
+        self.field = field
+        self.value = value
+        shown = repr(value)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        super().__init__(f"The {field} {shown} cannot be used: {reason}.")
+
+
+class BadUpload(ServiceError):
+    """A photo that is not a picture (or is empty)."""
+
+    status = 400
+
+
+class NoSuchThing(ServiceError):
+    """An unknown game, deal, scan, card or side."""
+
+    status = 404
+
+    def __init__(self, kind: str, key: object) -> None:
+        self.kind = kind
+        self.key = key
+        super().__init__(f"There is no {kind} {key}.")
+
+
+class Busy(ServiceError):
+    """A scan is running; the camera takes one scan at a time."""
+
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("A scan is already running: wait a moment and press Scan again.")
+
+
+class NotNow(ServiceError):
+    """The request is fine but the table is not in a state for it (no game, game over, cards
+    still to check)."""
+
+    status = 409
+
+
+class CannotScan(ServiceError):
+    """The camera did not answer, or no frame could be read (too dark, blurred)."""
+
+    status = 503
+
+    def __init__(self, message: str, *, code: int) -> None:
+        self.code = code  # shown on the panel as "Err N"
+        super().__init__(message)
+
+
+class Unreadable(CannotScan):
+    """Frames were taken but none was good enough to read."""
+
+    status = 422

@@ -1,0 +1,353 @@
+"""A scan's reading as the page shows and corrects it, and what the engine says about it (pure
+functions on plain dicts: the reading is what the game record stores).
+
+A reading keeps the cards where the scan put them: ``melds`` (lists of cards), ``red_threes``,
+``leftovers`` and ``unplaced`` (seen but counted nowhere, each with its reason). Every card has
+an ``id`` unique within its scan, so two phones correcting the same scan at once never edit the
+wrong card. A correction gives a new reading; :func:`score_reading` asks the engine again.
+
+>>> from engine import get_preset
+>>> reading = new_reading("table", melds=[["KR", "KB", "2R"]])
+>>> reading = correct(reading, "add", {"code": "KH", "to": "meld:1"}, get_preset("pagat").deck)
+>>> view = score_reading(reading, get_preset("pagat"), 1)
+>>> [card["code"] for card in view["melds"][0]["cards"]], view["melds"][0]["legal"]
+(['KR', 'KB', '2R', 'KR'], True)
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from engine import (
+    Card,
+    Deal,
+    Deck,
+    HandfootError,
+    RuleSet,
+    Side,
+    UnknownCardError,
+    check_initial,
+    check_meld,
+    check_side_melds,
+    score_deal,
+)
+from scanner.service.errors import BadInput, NoSuchThing
+
+FORMAT = "handfoot-reading/1"
+MODES = ("meld", "table", "leftovers")
+ACTIONS = ("change", "move", "add", "delete", "accept", "remove_meld")
+GROUPS = ("melds", "red_threes", "leftovers", "unplaced")
+
+
+# --- building a reading ------------------------------------------------------------------------
+
+
+def reading_from_result(result: Any, *, frames: int = 1, frames_read: int = 1) -> dict:
+    """The reading of a finished scan, from its :class:`~scanner.table.modes.TableResult`: each
+    card with its code, the vote's confidence and ``check``, and where it lies in the frame
+    (corrections plus these are what retraining needs)."""
+    next_id = 1
+
+    def card(reading: Any, reason: str | None = None) -> dict:
+        nonlocal next_id
+        data = reading.as_json()
+        out = {
+            "id": next_id,
+            "code": data["code"],
+            "check": bool(data["check"]),
+            "confidence": data["confidence"],
+            "box": data["index_box"],
+            "polygon": data["polygon"],
+        }
+        if reason is not None:
+            out["reason"] = reason
+        next_id += 1
+        return out
+
+    melds = [[card(reading) for reading in meld.cards] for meld in result.melds]
+    red_threes = [card(reading) for reading in result.red_threes]
+    leftovers = [card(reading) for reading in result.leftovers]
+    unplaced = [card(item.card, item.reason) for item in result.unplaced]
+    return {
+        "format": FORMAT,
+        "mode": result.mode.value,
+        "melds": melds,
+        "red_threes": red_threes,
+        "leftovers": leftovers,
+        "unplaced": unplaced,
+        "next_id": next_id,
+        "frames": frames,
+        "frames_read": frames_read,
+    }
+
+
+def new_reading(
+    mode: str,
+    *,
+    melds: Iterable[Iterable[str]] = (),
+    red_threes: Iterable[str] = (),
+    leftovers: Iterable[str] = (),
+) -> dict:
+    """A reading from codes alone (typed cards, tests)."""
+    counter = iter(range(1, 10_000))
+
+    def cards(codes: Iterable[str]) -> list[dict]:
+        return [{"id": next(counter), "code": code, "check": False} for code in codes]
+
+    reading = {
+        "format": FORMAT,
+        "mode": mode,
+        "melds": [cards(meld) for meld in melds],
+        "red_threes": cards(red_threes),
+        "leftovers": cards(leftovers),
+        "unplaced": [],
+    }
+    reading["next_id"] = next(counter)
+    return reading
+
+
+# --- looking inside ------------------------------------------------------------------------------
+
+
+def all_cards(reading: dict) -> Iterator[tuple[str, int | None, dict]]:
+    """Every card with where it lies: (group, meld number from 1 or None, card)."""
+    for number, meld in enumerate(reading.get("melds", []), start=1):
+        for card in meld:
+            yield "melds", number, card
+    for group in ("red_threes", "leftovers", "unplaced"):
+        for card in reading.get(group, []):
+            yield group, None, card
+
+
+def check_cards(reading: dict) -> list[dict]:
+    """The cards a person should look at before the reading counts: unsure ones not yet
+    accepted, and every card that counts nowhere."""
+    return [
+        card
+        for group, _, card in all_cards(reading)
+        if group == "unplaced" or (card.get("check") and not card.get("accepted"))
+    ]
+
+
+def codes(cards: Iterable[dict]) -> list[str]:
+    return [card["code"] for card in cards]
+
+
+# --- corrections -------------------------------------------------------------------------------
+
+
+def correct(reading: dict, action: str, detail: dict, deck: Deck) -> dict:
+    """The reading after one correction (the given reading is left as it was).
+
+    - ``change`` ``{"card": id, "code": "KR"}``: the camera misread a card.
+    - ``move`` ``{"card": id, "to": "meld:2" | "new" | "red_threes" | "leftovers"}``.
+    - ``add`` ``{"code": "KR", "to": …}``: a card the camera missed.
+    - ``delete`` ``{"card": id}``: a card that is not there (or not in play).
+    - ``accept`` ``{"card": id}``: an unsure card was read right.
+    - ``remove_meld`` ``{"meld": n}``: a whole meld that is not this side's (the camera saw
+      the other side's table too) or not on the table at all.
+    """
+    if action not in ACTIONS:
+        raise BadInput("action", action, f"it must be one of {', '.join(ACTIONS)}")
+    reading = copy.deepcopy(reading)
+    if action == "remove_meld":
+        number = detail.get("meld")
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise BadInput("meld", number, "it must be the number of a meld of this scan")
+        if not 1 <= number <= len(reading["melds"]):
+            raise NoSuchThing("meld", f"{number} in this scan")
+        del reading["melds"][number - 1]
+    elif action == "add":
+        code = card_code(detail.get("code"), deck)
+        card = {"id": _new_id(reading), "code": code, "check": False, "added": True}
+        _place(reading, card, detail.get("to"))
+    else:
+        card = _find(reading, detail.get("card"))
+        if action == "change":
+            code = card_code(detail.get("code"), deck)
+            if code != card["code"]:
+                card.setdefault("read_as", card["code"])
+            card |= {"code": code, "check": False, "corrected": True}
+            if _group_of(reading, card) == "unplaced":
+                # A misread card from the wrong deck: once its code is right it counts where
+                # the scan would have put it had it read it right; the page can move it.
+                _remove(reading, card)
+                card.pop("reason", None)
+                _place(reading, card, "leftovers" if reading["mode"] == "leftovers" else "new")
+        elif action == "move":
+            target = detail.get("to")
+            _check_target(reading, target)
+            _remove(reading, card)
+            card.pop("reason", None)
+            _place(reading, card, target)
+        elif action == "delete":
+            _remove(reading, card)
+        else:  # accept
+            card["accepted"] = True
+    reading["melds"] = [meld for meld in reading["melds"] if meld]
+    return reading
+
+
+def card_code(value: Any, deck: Deck) -> str:
+    """The canonical code of a card the page sent, or :class:`BadInput` naming the code."""
+    if not isinstance(value, str) or not value.strip():
+        raise BadInput("card code", value, "give a card such as KR, 10B or JK")
+    try:
+        return Card.from_code(value.strip(), deck).code
+    except UnknownCardError as error:
+        raise BadInput("card code", value, str(error)) from None
+
+
+def _new_id(reading: dict) -> int:
+    ids = [card["id"] for _, _, card in all_cards(reading)]
+    new = max([reading.get("next_id", 1), *(i + 1 for i in ids)])
+    reading["next_id"] = new + 1
+    return new
+
+
+def _find(reading: dict, card_id: Any) -> dict:
+    if isinstance(card_id, bool) or not isinstance(card_id, int):
+        raise BadInput("card", card_id, "it must be the number of a card of this scan")
+    for _, _, card in all_cards(reading):
+        if card["id"] == card_id:
+            return card
+    raise NoSuchThing("card", f"{card_id} in this scan")
+
+
+def _group_of(reading: dict, card: dict) -> str:
+    return next(group for group, _, other in all_cards(reading) if other is card)
+
+
+def _remove(reading: dict, card: dict) -> None:
+    for meld in reading["melds"]:
+        if any(other is card for other in meld):
+            meld[:] = [other for other in meld if other is not card]
+            return
+    for group in ("red_threes", "leftovers", "unplaced"):
+        reading[group] = [other for other in reading[group] if other is not card]
+
+
+def targets(reading: dict) -> list[str]:
+    """Where a card of this reading can go."""
+    if reading["mode"] == "leftovers":
+        return ["leftovers"]
+    return [f"meld:{n}" for n in range(1, len(reading["melds"]) + 1)] + ["new", "red_threes"]
+
+
+def _check_target(reading: dict, target: Any) -> None:
+    if target not in targets(reading):
+        shown = ", ".join(targets(reading))
+        raise BadInput("place", target, f"a card of this scan can go to {shown}")
+
+
+def _place(reading: dict, card: dict, target: Any) -> None:
+    _check_target(reading, target)
+    if target == "new":
+        reading["melds"].append([card])
+    elif target.startswith("meld:"):
+        reading["melds"][int(target.split(":")[1]) - 1].append(card)
+    else:
+        reading[target].append(card)
+
+
+# --- what the engine says ----------------------------------------------------------------------
+
+
+def engine_cards(cards: Iterable[dict], deck: Deck) -> tuple[Card, ...]:
+    return tuple(Card.from_code(card["code"], deck) for card in cards)
+
+
+def score_reading(reading: dict, rules: RuleSet, deal: int) -> dict:
+    """The reading as the page shows it: every meld with the engine's verdict (legality, kind,
+    reasons in the engine's words, points), the table's problems and the mode's totals."""
+    mode = reading["mode"]
+    if mode == "leftovers":
+        return _score_leftovers(reading, rules, deal)
+    verdicts = [check_meld(engine_cards(meld, rules.deck), rules) for meld in reading["melds"]]
+    melds = []
+    for number, (meld, verdict) in enumerate(zip(reading["melds"], verdicts, strict=True), 1):
+        melds.append(
+            {
+                "number": number,
+                "cards": meld,
+                "kind": verdict.label,
+                "legal": verdict.legal,
+                "complete": verdict.complete,
+                "problems": [problem.message for problem in verdict.problems],
+                "card_points": verdict.card_points,
+                "bonus": verdict.book_bonus + verdict.lady_bonus,
+                "points": verdict.points,
+            }
+        )
+    red_threes = engine_cards(reading["red_threes"], rules.deck)
+    side = Side("table", melds=tuple(v.cards for v in verdicts), red_threes=red_threes)
+    result = score_deal(Deal(rules, deal, (side,)))
+    lines = result.sides[0].breakdown
+    problems = [_where(p) for p in check_side_melds(verdicts, rules)]
+    problems += [p.message for p in result.problems if p.meld is None]
+    totals: dict[str, int | bool] = {"points": sum(v.points for v in verdicts)}
+    if mode == "table":
+        totals = {
+            "melded_points": lines.melded_points,
+            "book_bonuses": lines.book_bonuses,
+            "red_threes": lines.red_threes,
+            "lady_bonuses": lines.lady_bonuses,
+        }
+        totals["total"] = sum(int(value) for value in totals.values())
+        books = result.sides[0].books
+        totals |= {"books": books["all"], "clean_books": books["clean"]}
+    else:
+        initial = check_initial(verdicts, rules, deal)
+        problems += [problem.message for problem in initial]
+        totals |= {
+            "initial_points": sum(v.card_points for v in verdicts),
+            "initial_minimum": rules.minimum_for(deal),
+            "opens": bool(verdicts) and not initial and all(v.legal for v in verdicts),
+        }
+    return _view(reading, melds, problems, totals)
+
+
+def _score_leftovers(reading: dict, rules: RuleSet, deal: int) -> dict:
+    held = engine_cards(reading["leftovers"], rules.deck)
+    lines = score_deal(Deal(rules, deal, (Side("leftovers", hand=held),))).sides[0].breakdown
+    totals: dict[str, int | bool] = {
+        "cards": lines.hand,
+        "red_threes": lines.red_threes,
+        "lady_penalties": lines.lady_penalties,
+    }
+    totals["total"] = sum(int(value) for value in totals.values())
+    return _view(reading, [], [], totals)
+
+
+def _view(reading: dict, melds: list, problems: list[str], totals: dict) -> dict:
+    checks = check_cards(reading)
+    return {
+        "mode": reading["mode"],
+        "melds": melds,
+        "red_threes": reading["red_threes"],
+        "leftovers": reading["leftovers"],
+        "unplaced": reading["unplaced"],
+        "problems": problems,
+        "totals": totals,
+        "legal": not problems and all(meld["legal"] for meld in melds),
+        "check_count": len(checks),
+        "check_ids": [card["id"] for card in checks],
+        "targets": targets(reading),
+    }
+
+
+def _where(problem) -> str:
+    return f"meld {problem.meld}: {problem.message}" if problem.meld else problem.message
+
+
+def validate_reading(reading: dict, rules: RuleSet) -> None:
+    """Every counted card is a card of the rules' deck (a reading stored by a game of other
+    rules would fail here rather than deep in the engine)."""
+    for group, _, card in all_cards(reading):
+        if group != "unplaced":
+            try:
+                Card.from_code(card["code"], rules.deck)
+            except HandfootError as error:
+                raise BadInput("card code", card["code"], str(error)) from None

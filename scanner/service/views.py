@@ -1,0 +1,113 @@
+"""The table as the page and the API show it: plain JSON-able dicts built from the state."""
+
+from __future__ import annotations
+
+from engine import RuleSet, all_cards
+from scanner.service import reading as readings
+from scanner.service.state import SideWork, TableState
+from scanner.store import ScanRecord
+
+
+def scan_view(record: ScanRecord, reading: dict, rules: RuleSet, deal: int) -> dict:
+    """A scan as the page shows it: where and when, and the engine's verdict on its reading."""
+    view = readings.score_reading(reading, rules, deal)
+    return view | {
+        "id": record.id,
+        "created_at": record.created_at,
+        "game_id": record.game_id,
+        "deal_number": record.deal_number,
+        "side": record.side,
+        "rules": rules.name,
+        "has_image": bool(record.image_file),
+        "has_annotated": bool(record.annotated_file),
+        "frames": reading.get("frames"),
+        "reading": reading,
+    }
+
+
+def panel_points(view: dict) -> int:
+    totals = view["totals"]
+    return int(totals.get("total", totals.get("points", 0)))
+
+
+def scan_sentence(view: dict) -> str:
+    """One line about a scan, for the page's status line."""
+    count = view["check_count"]
+    check = f", {count} card{'s' if count != 1 else ''} to check" if count else ""
+    if view["mode"] == "leftovers":
+        return f"Leftovers: {view['totals']['total']} points{check}."
+    melds = len(view["melds"])
+    legal = "all legal" if view["legal"] else "not all legal"
+    return f"{melds} meld{'s' if melds != 1 else ''}, {legal}, {panel_points(view)} points{check}."
+
+
+def side_json(work: SideWork) -> dict:
+    return {
+        "name": work.name,
+        "players": list(work.players),
+        "table_scan": work.table_scan,
+        "leftovers_scan": work.leftovers_scan,
+        "typed_hand": list(work.typed_hand),
+        "typed_foot": list(work.typed_foot),
+        "went_out": work.went_out,
+        "picked_22": work.picked_22,
+    }
+
+
+def minimum_text(rules: RuleSet, deal: int | None) -> str | None:
+    """What the first meld of ``deal`` needs, in words."""
+    if deal is None:
+        return None
+    if deal in rules.concealed_first_meld_deals:
+        return f"a concealed canasta ({rules.book_size} or more cards from the hand at once)"
+    return f"{rules.minimum_for(deal)} points"
+
+
+def rules_json(rules: RuleSet) -> dict:
+    return {
+        "name": rules.name,
+        "description": rules.description,
+        "deck": rules.deck.value,
+        "deals": rules.deals,
+        "exact_22": rules.exact_22_bonus > 0,
+        "codes": [card.code for card in all_cards(rules.deck)],
+    }
+
+
+def public_view(view: dict | None) -> dict | None:
+    """A scan's view without the raw reading it was built from (the page needs only this)."""
+    if view is None:
+        return None
+    return {key: value for key, value in view.items() if key != "reading"}
+
+
+def state_json(state: TableState, camera: dict) -> dict:
+    """Everything the page shows about the table now."""
+    sides = []
+    for work in state.sides:
+        sides.append(
+            side_json(work)
+            | {
+                "total": state.standing.total(work.name),
+                "per_deal": list(state.standing.per_deal.get(work.name, ())),
+                "running": list(state.standing.running.get(work.name, ())),
+                "table": public_view(state.views.get(work.table_scan or 0)),
+                "leftovers": public_view(state.views.get(work.leftovers_scan or 0)),
+            }
+        )
+    return {
+        "version": state.version,
+        "message": state.message,
+        "game": state.game.to_json() if state.game else None,
+        "rules": rules_json(state.rules),
+        "deal": state.deal,
+        "minimum": minimum_text(state.rules, state.deal),
+        "deals_played": list(state.standing.numbers),
+        "finished": state.finished,
+        "winner": state.winner,
+        "sides": sides,
+        "last_scan": public_view(state.views.get(state.last_scan or 0)),
+        "panel": state.panel.to_json(),
+        "busy": state.panel.busy,
+        "camera": camera,
+    }

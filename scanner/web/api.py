@@ -1,0 +1,234 @@
+"""The JSON API the page uses (and tests drive): every route checks its input and calls the
+service; none touches the store or the engine's state itself."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.sse import EventSourceResponse, ServerSentEvent
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine import PRESETS, HandfootError, get_preset, rules_to_toml
+from scanner.service import Button, NoSuchThing, TableService
+from scanner.service.checks import parse_rules
+from scanner.service.views import public_view, rules_json
+
+log = logging.getLogger(__name__)
+
+Mode = Literal["meld", "table", "leftovers"]
+PRESET_OPTIONS = ("brouillette:low", "brouillette-partners:low")
+SCAN_WAIT_S = 120.0
+EVENT_QUEUE = 64
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SideIn(Body):
+    name: str = Field(max_length=200)
+    players: list[str] | str = []
+
+
+class NewGameIn(Body):
+    name: str = Field("", max_length=200)
+    sides: list[SideIn]
+    rules: str | None = Field(None, max_length=100)
+    rules_toml: str | None = Field(None, max_length=20_000)
+
+
+class RulesCheckIn(Body):
+    rules_toml: str = Field(max_length=20_000)
+
+
+class SelectIn(Body):
+    mode: Mode | None = None
+    side: str | None = None
+
+
+class ScanIn(Body):
+    mode: Mode | None = None
+    side: str | None = None
+
+
+class CorrectionIn(Body):
+    action: Literal["change", "move", "add", "delete", "accept", "remove_meld"]
+    card: int | None = None
+    code: str | None = Field(None, max_length=20)
+    to: str | None = Field(None, max_length=20)
+    meld: int | None = None
+
+
+class DealSideIn(Body):
+    went_out: bool | None = None
+    picked_22: bool | None = None
+    hand: str | None = Field(None, max_length=2000)
+    foot: str | None = Field(None, max_length=2000)
+
+
+class ConfirmIn(Body):
+    accept_checks: bool = False
+
+
+def api_router(service: TableService) -> APIRouter:
+    router = APIRouter(prefix="/api")
+
+    @router.get("/state")
+    def state() -> dict:
+        return service.state_json()
+
+    @router.get("/rules")
+    def presets() -> list[dict]:
+        return [{"spec": spec} | rules_json(get_preset(spec)) for spec in preset_specs()]
+
+    @router.get("/rules/{spec}/toml", response_class=PlainTextResponse)
+    def preset_toml(spec: str) -> str:
+        try:
+            return rules_to_toml(get_preset(spec))
+        except HandfootError:
+            raise NoSuchThing("preset", repr(spec)) from None
+
+    @router.post("/rules/check")
+    def check_rules(body: RulesCheckIn) -> dict:
+        rules, name, _ = parse_rules(None, body.rules_toml)
+        return {"ok": True, "name": name, "rules": rules_json(rules)}
+
+    @router.post("/games", status_code=201)
+    def new_game(body: NewGameIn) -> dict:
+        game = service.new_game(
+            name=body.name,
+            sides=[side.model_dump() for side in body.sides],
+            rules=body.rules,
+            rules_toml=body.rules_toml,
+        )
+        return {"game": game, "state": service.state_json()}
+
+    @router.get("/games")
+    def games() -> list[dict]:
+        return service.games()
+
+    @router.get("/games/{game_id}")
+    def game(game_id: int) -> dict:
+        return service.game(game_id)
+
+    @router.post("/games/{game_id}/resume")
+    def resume(game_id: int) -> dict:
+        return {"game": service.resume_game(game_id), "state": service.state_json()}
+
+    @router.get("/games/{game_id}/export.json")
+    def export_json(game_id: int) -> Response:
+        return JSONResponse(
+            service.export(game_id, "json"),
+            headers={"Content-Disposition": f'attachment; filename="handfoot-game-{game_id}.json"'},
+        )
+
+    @router.get("/games/{game_id}/export.csv")
+    def export_csv(game_id: int) -> Response:
+        return Response(
+            str(service.export(game_id, "csv")),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="handfoot-game-{game_id}.csv"'},
+        )
+
+    @router.post("/select")
+    def select(body: SelectIn) -> dict:
+        return service.select(mode=body.mode, side=body.side)
+
+    @router.post("/scan")
+    def scan(body: ScanIn) -> dict:
+        return public_view(service.scan(body.mode, body.side)) or {}
+
+    @router.post("/scans/upload")
+    async def upload(
+        request: Request,
+        mode: Annotated[Mode | None, Query()] = None,
+        side: Annotated[str | None, Query(max_length=200)] = None,
+    ) -> dict:
+        chunks = [chunk async for chunk in request.stream()]
+        view = await run_in_threadpool(service.upload, b"".join(chunks), mode, side)
+        return public_view(view) or {}
+
+    @router.get("/scans/{scan_id}")
+    def scan_detail(scan_id: int) -> dict:
+        return public_view(service.scan_view(scan_id)) or {}
+
+    @router.post("/scans/{scan_id}/corrections")
+    def correct(scan_id: int, body: CorrectionIn) -> dict:
+        detail = body.model_dump(exclude_none=True, exclude={"action"})
+        return public_view(service.correct(scan_id, body.action, detail)) or {}
+
+    @router.post("/camera/new-table")
+    def new_table() -> dict:
+        return service.lay_new_table()
+
+    @router.post("/deal/sides/{name}")
+    def deal_side(name: str, body: DealSideIn) -> dict:
+        return service.set_side(name, **body.model_dump(exclude_none=True))
+
+    @router.get("/deal/preview")
+    def preview() -> dict:
+        return service.preview()
+
+    @router.post("/deal/confirm")
+    def confirm(body: ConfirmIn) -> dict:
+        return {"deal": service.confirm(accept_checks=body.accept_checks)}
+
+    @router.post("/deal/undo")
+    def undo() -> dict:
+        return {"deal": service.undo()}
+
+    @router.get("/panel")
+    def panel() -> dict:
+        return service.state.panel.to_json()
+
+    @router.post("/panel/{button}")
+    def press(button: Literal["scan", "mode", "next"]) -> dict:
+        outcome = service.press(Button(button)).result(timeout=SCAN_WAIT_S)
+        return {"panel": service.state.panel.to_json(), "scan": public_view(outcome)}
+
+    @router.get("/events", response_class=EventSourceResponse)
+    async def events() -> AsyncIterator[ServerSentEvent]:
+        """Every change to the table as it happens (event ``state``); the page reloads the
+        part it shows. The first event tells the version the page should have."""
+        loop = asyncio.get_running_loop()
+        waiting: asyncio.Queue[dict] = asyncio.Queue(maxsize=EVENT_QUEUE)
+
+        def hand_on(event: dict) -> None:
+            loop.call_soon_threadsafe(_put_latest, waiting, event)
+
+        unsubscribe = service.events.subscribe(hand_on)
+        try:
+            first = {"kind": "hello", "version": service.state.version}
+            yield ServerSentEvent(data=first, event="state", retry=2000)
+            while True:
+                event = await waiting.get()
+                if event.get("kind") == "closed":
+                    return
+                yield ServerSentEvent(data=event, event="state", id=str(event["version"]))
+        finally:
+            unsubscribe()
+
+    return router
+
+
+def _put_latest(waiting: asyncio.Queue, event: dict) -> None:
+    """A page that reads slowly gets the newest events; the oldest are dropped (each event
+    only says "the table changed", so nothing is lost by skipping one)."""
+    while True:
+        try:
+            waiting.put_nowait(event)
+            return
+        except asyncio.QueueFull:
+            with contextlib.suppress(asyncio.QueueEmpty):
+                waiting.get_nowait()
+
+
+def preset_specs() -> list[str]:
+    return [*PRESETS, *PRESET_OPTIONS]

@@ -1,0 +1,75 @@
+"""The app factory: the FastAPI app for one table, given its service and settings. Nothing
+global: everything a route needs comes from here."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from scanner.service import TableService
+from scanner.web import errors
+from scanner.web.api import api_router
+from scanner.web.pages import page_router
+from scanner.web.security import BodyLimit, ChangeGuard, HostAllowList, HostGuard
+
+HERE = Path(__file__).resolve().parent
+MB = 2**20
+UPLOAD_PATH = "/api/scans/upload"
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """``pin``: the table PIN every change needs (None: no PIN). ``max_upload_bytes``: the
+    largest photo accepted; other requests get ``max_body_bytes``. ``allowed_hosts``: names
+    accepted in the Host header besides this machine's own names and any IP address."""
+
+    pin: str | None = None
+    max_upload_bytes: int = 15 * MB
+    max_body_bytes: int = 1 * MB
+    allowed_hosts: tuple[str, ...] = ()
+    manage_service: bool = True  # start and stop the service with the app
+
+
+def create_app(service: TableService, settings: WebSettings | None = None) -> FastAPI:
+    settings = settings or WebSettings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.manage_service:
+            service.start()
+        try:
+            yield
+        finally:
+            if settings.manage_service:
+                service.stop()
+
+    app = FastAPI(
+        title="handfoot",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    templates = Jinja2Templates(directory=HERE / "templates")
+    app.state.templates = templates
+    app.state.settings = settings
+    app.state.service = service
+    errors.install(app)
+    app.include_router(api_router(service))
+    app.include_router(page_router(service, templates, settings))
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    def limit_for(path: str) -> int:
+        return settings.max_upload_bytes if path == UPLOAD_PATH else settings.max_body_bytes
+
+    # Added innermost first: the Host check runs before anything else.
+    app.add_middleware(BodyLimit, limit_for=limit_for)
+    app.add_middleware(ChangeGuard, pin=settings.pin)
+    app.add_middleware(HostGuard, allow=HostAllowList(settings.allowed_hosts))
+    return app

@@ -1,0 +1,112 @@
+"""The pages a person opens: server-rendered HTML that works on an old phone without a
+framework. Every page is built from the service's views; the small script in ``static`` only
+sends actions to the API and reloads the page's live part when the table changes."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from engine import PRESETS, get_preset
+from scanner.service import ERRORS, NotNow, TableService
+from scanner.web.chart import totals_chart
+
+LINE_TITLES = {
+    "melded_points": "Melded cards",
+    "book_bonuses": "Book bonuses",
+    "red_threes": "Red threes",
+    "going_out": "Going out",
+    "exact_22": "Exactly 22 picked up",
+    "lady_bonuses": "Ladies on clean groups",
+    "lady_penalties": "Ladies left over",
+    "hand": "Left in hand",
+    "foot": "Untaken foot",
+}
+MODE_TITLES = {"table": "Table", "leftovers": "Leftovers", "meld": "Meld check"}
+IMAGE_CACHE = "private, max-age=86400"
+STARTER_RULES = """base = "pagat"
+name = "Our house rules"
+# Change any parameter of the base preset below this line, for example:
+# clean_bonus = 500
+# initial_minimums = [50, 90, 120, 150]
+"""
+
+
+def page_router(service: TableService, templates: Jinja2Templates, settings) -> APIRouter:
+    router = APIRouter()
+
+    def render(request: Request, name: str, page: str, **context) -> HTMLResponse:
+        state = service.state_json()
+        return templates.TemplateResponse(
+            request,
+            name,
+            {
+                "page": page,
+                "state": state,
+                "codes": state["rules"]["codes"],
+                "pin_required": settings.pin is not None,
+                "modes": MODE_TITLES,
+                "lines": LINE_TITLES,
+                "errors": ERRORS,
+                **context,
+            },
+            headers={"Cache-Control": "no-store"},
+        )
+
+    @router.get("/", response_class=HTMLResponse)
+    def home(request: Request) -> HTMLResponse:
+        state = service.state_json()
+        chart = None
+        if state["game"]:
+            sides = [(side["name"], side["running"]) for side in state["sides"]]
+            chart = totals_chart(sides, state["rules"]["deals"])
+        return render(request, "index.html", "home", chart=chart)
+
+    @router.get("/scan/{scan_id}", response_class=HTMLResponse)
+    def review(request: Request, scan_id: int) -> HTMLResponse:
+        view = service.scan_view(scan_id)
+        return render(request, "review.html", "review", scan=view)
+
+    @router.get("/deal", response_class=HTMLResponse)
+    def deal(request: Request) -> HTMLResponse:
+        try:
+            preview = service.preview()
+        except NotNow as error:
+            preview, reason = None, str(error)
+        else:
+            reason = None
+        return render(request, "deal.html", "deal", preview=preview, reason=reason)
+
+    @router.get("/new", response_class=HTMLResponse)
+    def new_game(request: Request) -> HTMLResponse:
+        presets = [{"spec": spec, "description": get_preset(spec).description} for spec in PRESETS]
+        return render(request, "new.html", "new", presets=presets, starter=STARTER_RULES)
+
+    @router.get("/history", response_class=HTMLResponse)
+    def history(request: Request) -> HTMLResponse:
+        return render(request, "history.html", "history", games=service.games())
+
+    @router.get("/history/{game_id}", response_class=HTMLResponse)
+    def game(request: Request, game_id: int) -> HTMLResponse:
+        record = service.game(game_id)
+        sides = [(side["name"], side["running"]) for side in record["sides"]]
+        chart = totals_chart(sides, record["deals_in_game"])
+        return render(request, "game.html", "history", game=record, chart=chart)
+
+    @router.get("/scans/{scan_id}/image")
+    def image(scan_id: int) -> Response:
+        return FileResponse(service.scan_file(scan_id), headers={"Cache-Control": IMAGE_CACHE})
+
+    @router.get("/scans/{scan_id}/annotated")
+    def annotated(scan_id: int) -> Response:
+        return FileResponse(
+            service.scan_file(scan_id, annotated=True), headers={"Cache-Control": IMAGE_CACHE}
+        )
+
+    @router.get("/healthz")
+    def health() -> Response:
+        report = service.health()
+        return JSONResponse(report, status_code=200 if report["ok"] else 503)
+
+    return router
