@@ -27,8 +27,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The table with the simulated camera and panel; it prints the address to open.
+# HOST=0.0.0.0 lets phones on the network open it; DATA=folder keeps the games elsewhere.
+HOST ?= 127.0.0.1
+PORT ?= 8080
 run: $(STAMP)
-	$(BIN)/handfoot score examples/deal-pagat.json
+	$(BIN)/handfoot serve --camera synthetic --panel simulated --host $(HOST) --port $(PORT) \
+		$(if $(DATA),--data $(DATA),)
 
 fonts:
 	@missing=""; for f in $(FONT_PROBES); do [ -e "$$f" ] || missing=1; done; \

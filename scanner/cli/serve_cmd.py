@@ -123,8 +123,9 @@ def build(args: argparse.Namespace):
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     service, app = build(args)
+    # After the build: a bad option or a missing model stays one line on its own.
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if not _port_free(args.host, args.port):
         service.store.close()
         raise CommandError(

@@ -104,10 +104,11 @@ class TableService:
     def stop(self) -> None:
         if self._worker is None:
             return
+        # A scan under way finishes first: its result goes through the worker.
+        self._scanner.shutdown(wait=True, cancel_futures=True)
         self._queue.put(None)
         self._worker.join(timeout=10)
         self._worker = None
-        self._scanner.shutdown(wait=True, cancel_futures=True)
         self.events.publish({"kind": "closed", "version": self._state.version})
         log.info("table service stopped")
 
