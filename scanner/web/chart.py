@@ -23,7 +23,7 @@ def nice_step(span: float) -> int:
     """A round gridline step giving about four lines over ``span`` points.
 
     >>> nice_step(3000), nice_step(450), nice_step(0)
-    (1000, 100, 100)
+    (1000, 200, 100)
     """
     if span <= 0:
         return 100
