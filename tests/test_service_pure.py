@@ -182,3 +182,23 @@ def test_host_allow_list():
 
 def test_card_codes_round_trip():
     assert Card.from_code("KR").code == "KR"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "scanner.service.reading",
+        "scanner.service.deal",
+        "scanner.service.panel",
+        "scanner.service.errors",
+        "scanner.web.chart",
+        "scanner.web.errors",
+        "scanner.web.security",
+    ],
+)
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    failed, tried = doctest.testmod(importlib.import_module(name))
+    assert tried and not failed

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from engine import HandfootError, RuleSet, get_preset
 from scanner.camera import CameraError
 from scanner.service import deal as deals
+from scanner.service import history
 from scanner.service import reading as readings
 from scanner.service.camera import TableCamera
 from scanner.service.checks import check_mode, check_sides, parse_rules, typed_cards
@@ -729,39 +730,11 @@ class TableService:
 
     def games(self) -> list[dict]:
         """Every game, newest first, with its totals and winner."""
-        return [self._game_summary(game) for game in self.store.games()]
-
-    def _game_summary(self, game: GameRecord) -> dict:
-        standing_deals = self.store.deals(game.id)
-        names = [side["name"] for side in game.sides]
-        standing = Standing.of(names, standing_deals)
-        try:
-            planned = rules_for(game).deals
-        except HandfootError:
-            planned = len(standing_deals)
-        totals = {name: standing.total(name) for name in names}
-        finished = len(standing_deals) >= planned
-        best = max(totals.values()) if totals else 0
-        leaders = [name for name, total in totals.items() if total == best]
-        return game.to_json() | {
-            "deals_played": len(standing_deals),
-            "deals_in_game": planned,
-            "totals": totals,
-            "finished": finished,
-            "winner": leaders[0] if finished and len(leaders) == 1 else None,
-            "leaders": leaders,
-        }
+        return history.games(self.store)
 
     def game(self, game_id: int) -> dict:
         """One game: its summary, every deal's breakdown and its scans."""
-        from scanner.store.export import game_to_json
-
-        try:
-            game = self.store.game(game_id)
-        except NotFound:
-            raise NoSuchThing("game", game_id) from None
-        exported = game_to_json(self.store, game_id)
-        return self._game_summary(game) | {"deals": exported["deals"], "sides": exported["sides"]}
+        return history.game(self.store, game_id)
 
     def health(self) -> dict:
         storage = self.store.health()
@@ -796,13 +769,4 @@ class TableService:
 
     def export(self, game_id: int, kind: str) -> dict | str:
         """A game as JSON (a dict) or CSV (text), for keeping or a spreadsheet."""
-        from scanner.store.export import game_to_csv, game_to_json
-
-        try:
-            return (
-                game_to_json(self.store, game_id)
-                if kind == "json"
-                else game_to_csv(self.store, game_id)
-            )
-        except NotFound:
-            raise NoSuchThing("game", game_id) from None
+        return history.export(self.store, game_id, kind)
