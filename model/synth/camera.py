@@ -91,15 +91,18 @@ def look_at_camera(
     return Camera(width, height, homography, px_per_mm, float(tilt_deg), height_mm)
 
 
+def _frame_size(rng: np.random.Generator, size: tuple[int, int] | None) -> tuple[int, int]:
+    if size is not None:
+        return size
+    choices = PI_FRAME_SIZES + PHONE_FRAME_SIZES
+    weights = np.array([6, 2, 2, 1, 2, 1, 1, 1], dtype=float)
+    return choices[rng.choice(len(choices), p=weights / weights.sum())]
+
+
 def sample_camera(rng: np.random.Generator, size: tuple[int, int] | None = None) -> Camera:
     """A random overhead camera: frame size, scale (card short side 50–300 px, more often
     small), tilt up to 25°, any roll."""
-    if size is None:
-        choices = PI_FRAME_SIZES + PHONE_FRAME_SIZES
-        weights = np.array([6, 2, 2, 1, 2, 1, 1, 1], dtype=float)
-        width, height = choices[rng.choice(len(choices), p=weights / weights.sum())]
-    else:
-        width, height = size
+    width, height = _frame_size(rng, size)
     # Card short side in px, log-uniform, then scaled with the frame so big frames see as much.
     short_px = float(np.exp(rng.uniform(np.log(50), np.log(300))))
     tilt = float(rng.uniform(0, 25) if rng.random() < 0.8 else 0.0)
@@ -112,3 +115,57 @@ def sample_camera(rng: np.random.Generator, size: tuple[int, int] | None = None)
         roll_deg=float(rng.uniform(-8, 8) if rng.random() < 0.7 else rng.uniform(0, 360)),
         height_mm=float(rng.uniform(450, 900)),
     )
+
+
+def stand_camera(
+    rng: np.random.Generator,
+    size: tuple[int, int] | None,
+    points_mm: np.ndarray,
+    *,
+    margin: float = 0.05,
+) -> Camera:
+    """A camera on a stand above a tidy layout: frame sizes as :func:`sample_camera`'s, leaning
+    at most 8°, turned mostly so the player's cards read upright, and placed so that every
+    table point of ``points_mm`` (N, 2) lands inside the frame, ``margin`` (a share of each
+    side) from its border. The stand's height gives a card short side of 1/15 to 1/6 of the
+    frame's long side unless the layout needs the camera further away; a small layout sits
+    somewhere near the frame's middle."""
+    width, height = _frame_size(rng, size)
+    frame = np.array([width, height], dtype=np.float64)
+    roll = rng.normal(0, 3) + (0.0 if rng.random() < 0.75 else rng.choice([90.0, 180.0, 270.0]))
+    pose = {
+        "tilt_deg": float(rng.uniform(0, 8) if rng.random() < 0.7 else 0.0),
+        "tilt_direction_deg": float(rng.uniform(0, 360)),
+        "roll_deg": float(roll),
+        "height_mm": float(rng.uniform(450, 900)),
+    }
+    # A card's short side is 1/15 to 1/6 of the frame's long side, as at 50–90 cm above the
+    # table, at most 320 px.
+    share = float(np.exp(rng.uniform(np.log(1 / 15), np.log(1 / 6))))
+    px_per_mm = min(share * max(width, height), 320.0) / CARD_SHORT_MM
+    where = rng.uniform(-0.35, 0.35, 2)  # where the layout sits in the room it leaves
+    points = np.asarray(points_mm, dtype=np.float64).reshape(-1, 2)
+    target = (points.min(axis=0) + points.max(axis=0)) / 2
+    room = frame * (1 - 2 * margin)
+    for _ in range(40):
+        camera = look_at_camera(width, height, px_per_mm, target_mm=tuple(target), **pose)
+        seen = camera.project(points)
+        lo, hi = seen.min(axis=0), seen.max(axis=0)
+        fit = float(np.min(room / (hi - lo)))
+        if fit < 1:  # too big: further away, then centre again
+            px_per_mm *= fit * 0.98
+            continue
+        wanted = frame / 2 + where * (room - (hi - lo))
+        # The camera moves with its target: a table point moves in the frame as the target
+        # moves the other way, so this lands the layout's middle where it is wanted.
+        inverse = np.linalg.inv(camera.homography)
+        middle, goal = apply_homography(inverse, np.array([(lo + hi) / 2, wanted]))
+        moved = look_at_camera(
+            width, height, px_per_mm, target_mm=tuple(target + middle - goal), **pose
+        )
+        seen = moved.project(points)
+        if (seen >= frame * margin - 0.5).all() and (seen <= frame * (1 - margin) + 0.5).all():
+            return moved
+        target = target + middle - goal
+        px_per_mm *= 0.98
+    raise ValueError("no camera on a stand shows this layout")  # not reached in practice

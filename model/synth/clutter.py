@@ -3,12 +3,23 @@ cards, and props (score pad, phone, cup, pen…), plus hands reaching in from th
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from model.synth.layout import Layout, ObjectSpot, rotation
+from model.synth.layout import (
+    Layout,
+    ObjectSpot,
+    _box,
+    _occupied,
+    card_outlines,
+    card_size_mm,
+    rotation,
+)
 from model.synth.types import CardStyle
 
 ABOVE_PROPS = ("cup",)
+TIDY_PROPS = ("score-pad", "pen", "phone", "cup", "coaster", "dice", "glasses-case")
 BACK_VARIANTS = 3
 NONPLAYING = {"standard": ("ad", "score-card"), "special": ("rules", "hint", "promo")}
 NONPLAYING_VARIANTS = 2
@@ -72,3 +83,38 @@ def _pile(rng: np.random.Generator, layout: Layout, centre: np.ndarray, styles) 
         layout.objects_below.append(
             ObjectSpot("back", style, centre + jitter, angle + rng.normal(0, 2.5), variant=variant)
         )
+
+
+def plan_tidy_clutter(
+    rng: np.random.Generator,
+    layout: Layout,
+    area: np.ndarray,
+    styles: list[CardStyle],
+    reach_mm: Callable[[str], float],
+) -> None:
+    """A few things beside a tidy layout, never on its cards: sometimes a face-down foot or
+    the stock, and up to two of ``TIDY_PROPS``, each where it touches no card. ``area`` is the
+    table quad the frame shows (grown a little: things may leave the frame); ``reach_mm(kind)``
+    is how far a prop may reach from its centre, turned any way."""
+    lo, hi = area.min(axis=0), area.max(axis=0)
+    taken = card_outlines(layout)
+    wanted: list[tuple[str, float]] = []
+    if rng.random() < 0.25:
+        style = styles[rng.integers(len(styles))]
+        wanted.append(("back", 0.5 * float(np.hypot(*card_size_mm(style))) + 4))
+    for kind in TIDY_PROPS:
+        if rng.random() < 0.1 and len(wanted) < 3:
+            wanted.append((kind, reach_mm(kind) + 5))
+    for kind, reach in wanted:
+        for _ in range(12):  # a few tries to find a clear spot
+            centre = rng.uniform(lo, hi)
+            square = _box(centre, np.array([2 * reach, 2 * reach]), 0.0)
+            if not _occupied(taken, square):
+                break
+        else:
+            continue
+        taken.append(square)
+        if kind == "back":
+            _pile(rng, layout, centre, styles)
+        else:
+            layout.objects_below.append(ObjectSpot(kind, None, centre, rng.uniform(0, 360)))

@@ -1,5 +1,8 @@
 """What lies on the table at the end of a deal, in table millimetres: melds fanned in rows in
-front of players on every side, books, red threes laid apart, face-down piles, and clutter.
+front of players on every side, books, red threes laid apart, face-down piles, and clutter
+(:func:`plan_table`, the busy training tables). Two tidy layouts show what a camera on a stand
+above one side sees: that side's legal melds (:func:`plan_side`) or a hand's leftover cards
+(:func:`plan_leftovers`), every index readable.
 
 Nothing here draws; it decides where every object goes and in which order (later objects lie
 on top of earlier ones).
@@ -235,7 +238,11 @@ def _place_row(rng, layout, taken, start, angle, styles, weights, deck) -> bool:
     return placed > 0
 
 
-def _lay_fan(rng, layout, fan, centre, extent, angle, styles, weights, style) -> None:
+def _lay_fan(
+    rng, layout, fan, centre, extent, angle, styles, weights, style, *, lady_squared=True
+) -> None:
+    """Lay ``fan``'s cards. ``lady_squared``: a Lady covers the group's top card squarely (as
+    players cap a finished group); else she is fanned on like one more card."""
     group = Group(len(layout.groups), fan.kind)
     card_w, card_h = card_size_mm(style)
     turn = rotation(angle)
@@ -247,7 +254,7 @@ def _lay_fan(rng, layout, fan, centre, extent, angle, styles, weights, style) ->
     for i, name in enumerate(fan.names):
         local = first + fan.step * i + rng.normal(0, fan.jitter_mm, 2)
         card_style = styles[rng.choice(len(styles), p=weights)] if mixed else style
-        if name == "LADY":  # the cap lies squarely on the group's top card
+        if name == "LADY" and lady_squared:  # the cap lies squarely on the group's top card
             local = first + fan.step * (i - 1) + rng.normal(0, 1.5, 2)
         layout.cards.append(
             CardSpot(
@@ -288,3 +295,232 @@ def _place_loose_cards(rng, layout, taken, lo, hi, styles, weights, deck) -> Non
             )
             group.cards.append(len(layout.cards) - 1)
             layout.groups.append(group)
+
+
+# -- tidy tables: one side's melds, a hand's leftovers -------------------------------------------
+#
+# What a camera on a stand sees: everything face up, in rows, every card's top-left index
+# showing, nothing off the table's edge. The scene fits its camera to the layout afterwards.
+
+IndexReach = Callable[[CardStyle, str], np.ndarray]
+"""Where a card's top-left index ends: (x, y) in mm from the face's top-left corner."""
+
+WILD_LIMITS = ((5, 1), (7, 2), (9, 3))  # melds of up to N cards hold at most this many wilds
+# pagat, the standard deck's preset, closes a book at 7 and allows no more; the special deck's
+# groups may grow.
+BOOK_SIZES = {"standard": (7,), "special": (7, 8, 9)}
+INDEX_CLEARANCE_MM = 4.0  # what a fan leaves beyond each index, so jitter never covers it
+
+
+def wild_limit(size: int) -> int:
+    """The most wild cards a meld of ``size`` cards holds on a tidy table: the limit most rule
+    sets share (pagat's 2:1 ratio and "more naturals than wilds" both allow at least this).
+
+    >>> [wild_limit(n) for n in (3, 5, 6, 7, 8, 9)]
+    [1, 1, 2, 2, 3, 3]
+    """
+    for most, wilds in WILD_LIMITS:
+        if size <= most:
+            return wilds
+    return (size - 1) // 3
+
+
+def side_melds(rng: np.random.Generator, deck: str, count: int) -> list[list[str]]:
+    """``count`` legal melds of distinct ranks, bottom card first, as one side has them at the
+    end of a deal: incomplete melds of 3–6 cards and books (``BOOK_SIZES``), clean or dirty
+    within :func:`wild_limit`, never a three. The special deck caps at most one clean book
+    with a Lady, laid last."""
+    if deck == "special":
+        naturals: tuple[str, ...] = SPECIAL_NATURALS
+        natural = lambda rank: rank  # noqa: E731
+        wild = lambda: ("JESTER", "JOKER")[rng.integers(2)]  # noqa: E731
+    else:
+        naturals = STANDARD_NATURALS
+        natural = lambda rank: _standard_card(rng, rank)  # noqa: E731
+        wild = lambda: _standard_wild(rng)  # noqa: E731
+    lady = deck == "special" and rng.random() < 0.5
+    melds = []
+    for rank_number in rng.choice(len(naturals), size=count, replace=False):
+        if rng.random() < 0.45:
+            sizes = BOOK_SIZES[deck]
+            size = int(sizes[rng.integers(len(sizes))])
+        else:
+            size = int(rng.integers(3, 7))
+        wilds = 0 if rng.random() < 0.5 else int(rng.integers(1, wild_limit(size) + 1))
+        names = [natural(naturals[rank_number]) for _ in range(size - wilds)]
+        extra = [wild() for _ in range(wilds)]
+        roll = rng.random()  # where the wild cards went: laid last, first, or as they came
+        if roll < 0.6:
+            names += extra
+        elif roll < 0.8:
+            names = extra + names
+        else:
+            names += extra
+            names = [names[i] for i in rng.permutation(len(names))]
+        if lady and size >= BOOK_SIZES[deck][0] and wilds == 0:
+            names.append("LADY")
+            lady = False
+        melds.append(names)
+    return melds
+
+
+def leftover_name(rng: np.random.Generator, deck: str) -> str:
+    """Any card a hand may hold at the end: naturals mostly, wild cards, threes of both
+    colours; for the special deck Villains and Ladies too."""
+    roll = rng.random()
+    if deck == "special":
+        for name, below in (("VILLAIN", 0.1), ("LADY", 0.17), ("JESTER", 0.25), ("JOKER", 0.3)):
+            if roll < below:
+                return name
+        return SPECIAL_NATURALS[rng.integers(len(SPECIAL_NATURALS))]
+    if roll < 0.1:
+        return "3" + ("C", "S")[rng.integers(2)]
+    if roll < 0.16:
+        return "3" + ("H", "D")[rng.integers(2)]
+    if roll < 0.24:
+        return _standard_card(rng, "2")
+    if roll < 0.29:
+        return ("JK", "JK2")[rng.integers(2)]
+    return _standard_card(rng, STANDARD_NATURALS[rng.integers(len(STANDARD_NATURALS))])
+
+
+class _Reach:
+    """How far a fan must shift each card so the one below shows its top-left index, whichever
+    of the scene's designs a card is drawn in."""
+
+    def __init__(self, styles: list[CardStyle], index_reach: IndexReach | None) -> None:
+        self.styles = styles
+        self.index_reach = index_reach or _assumed_reach
+        widths = [card_size_mm(style)[0] for style in styles]
+        self.width = max(widths)
+        # A narrower card on a wider one leaves less of it showing.
+        self.width_spread = (max(widths) - min(widths)) / 2
+
+    def covered(self, names: list[str]) -> np.ndarray:
+        """(x, y) mm every card but the last needs uncovered from its top-left corner."""
+        reaches = [self.index_reach(style, name) for name in names[:-1] for style in self.styles]
+        return np.max(reaches, axis=0) + INDEX_CLEARANCE_MM if reaches else np.zeros(2)
+
+    def fan(self, rng, names: list[str], kind: str, cascade: bool) -> _Fan:
+        need = self.covered(names)
+        if cascade and need[1] <= 0.32 * CARD_HEIGHT_MM:  # tall jumbo indices fan sideways
+            step = [0.0, -max(rng.uniform(0.16, 0.30) * CARD_HEIGHT_MM, need[1])]
+        else:
+            step = [max(rng.uniform(0.22, 0.40) * self.width, need[0] + self.width_spread), 0.0]
+        return _Fan(names, kind, np.array(step), 0.5, 0.8)
+
+
+def _assumed_reach(style: CardStyle, name: str) -> np.ndarray:
+    """Without the faces at hand: the largest index any design prints."""
+    return np.array([0.40 * card_size_mm(style)[0], 0.44 * CARD_HEIGHT_MM])
+
+
+def _rows(rng: np.random.Generator, extents: list[np.ndarray], width: float) -> list[np.ndarray]:
+    """Centres for boxes of ``extents`` laid left to right in rows at most ``width`` wide, top
+    edges aligned, each row nearer the player (table -y) than the last."""
+    centres = []
+    x, top, height = 0.0, 0.0, 0.0
+    for extent in extents:
+        if x > 0 and x + extent[0] > width:
+            x, top, height = 0.0, top - height - rng.uniform(12, 30), 0.0
+        centres.append(np.array([x + extent[0] / 2, top - extent[1] / 2]))
+        x += extent[0] + rng.uniform(10, 32)
+        height = max(height, extent[1])
+    return centres
+
+
+def _lay_rows(rng, layout: Layout, fans: list[_Fan], styles, weights, width: float) -> None:
+    """Lay ``fans`` in rows (see :func:`_rows`), each turned a degree or so unless that would
+    touch a neighbour."""
+    taken: list[np.ndarray] = []
+    picked = [styles[rng.choice(len(styles), p=weights)] for _ in fans]
+    extents = [fan.extent(*card_size_mm(style)) for fan, style in zip(fans, picked, strict=True)]
+    for fan, style, extent, centre in zip(
+        fans, picked, extents, _rows(rng, extents, width), strict=True
+    ):
+        angle = float(rng.normal(0, 1.0))
+        if _occupied(taken, _box(centre, extent + 3, angle)):
+            angle = 0.0
+        taken.append(_box(centre, extent + 3, angle))
+        _lay_fan(
+            rng, layout, fan, centre, extent, angle, styles, weights, style, lady_squared=False
+        )
+        if fan.kind in (SINGLE, RED_THREE):
+            _split_last_group(layout)
+
+
+def _split_last_group(layout: Layout) -> None:
+    """The last group laid becomes one group per card: cards lying apart, or a hand's cards
+    spread for counting, belong to no meld."""
+    group = layout.groups.pop()
+    for card in group.cards:
+        kind = RED_THREE if layout.cards[card].name in ("3H", "3D") else SINGLE
+        layout.cards[card].group = len(layout.groups)
+        layout.groups.append(Group(len(layout.groups), kind, [card]))
+
+
+def plan_side(
+    rng: np.random.Generator,
+    styles: list[CardStyle],
+    deck: str,
+    index_reach: IndexReach | None = None,
+) -> Layout:
+    """One side's table at the end of a deal, laid in front of the player: 3–8 legal melds of
+    distinct ranks (:func:`side_melds`) fanned sideways or cascaded downwards in rows, and for
+    the standard deck 0–3 red threes side by side, apart. Every card's top-left index shows
+    (``index_reach`` says where each index ends; without it the largest any design prints is
+    assumed). Table mm around the origin; the camera is fitted afterwards."""
+    layout = Layout()
+    reach = _Reach(styles, index_reach)
+    weights = rng.dirichlet(np.ones(len(styles)) * 0.7)
+    melds = side_melds(rng, deck, int(rng.integers(3, 9)))
+    if rng.random() < 0.4:  # some players keep their books together, first
+        melds.sort(key=lambda names: len(names) < BOOK_SIZES[deck][0])
+    habit = rng.random()  # sideways fans, cascades, or some of each
+    fans = []
+    for names in melds:
+        cascade = habit > 0.55 if habit < 0.8 else rng.random() < 0.4
+        kind = BOOK if len(names) >= BOOK_SIZES[deck][0] else FANNED
+        fans.append(reach.fan(rng, names, kind, cascade))
+    threes = int(rng.integers(0, 4)) if deck == "standard" else 0
+    if threes:
+        names = ["3" + ("H", "D")[rng.integers(2)] for _ in range(threes)]
+        apart = _Fan(names, RED_THREE, np.array([reach.width + rng.uniform(10, 25), 0.0]), 0.8, 1.5)
+        fans.insert(0 if rng.random() < 0.5 else len(fans), apart)
+    _lay_rows(rng, layout, fans, styles, weights, rng.uniform(420, 800))
+    return layout
+
+
+def plan_leftovers(
+    rng: np.random.Generator,
+    styles: list[CardStyle],
+    deck: str,
+    index_reach: IndexReach | None = None,
+) -> Layout:
+    """A hand's or an untaken foot's cards spread on the table for counting: 3–15 cards of any
+    rank (:func:`leftover_name`) in one or a few rows, each row laid apart or slightly
+    overlapping with every top-left index showing. Each card is a group of its own."""
+    layout = Layout()
+    reach = _Reach(styles, index_reach)
+    weights = rng.dirichlet(np.ones(len(styles)) * 0.7)
+    names = [leftover_name(rng, deck) for _ in range(int(rng.integers(3, 16)))]
+    per_row = int(rng.integers(4, 9))
+    fans = []
+    for start in range(0, len(names), per_row):
+        spread = names[start : start + per_row]
+        if rng.random() < 0.5:  # apart
+            step = reach.width + rng.uniform(12, 30)
+            fans.append(_Fan(spread, SINGLE, np.array([step, 0.0]), 1.0, 1.5))
+        else:  # overlapping, as a hand is spread
+            fan = reach.fan(rng, spread, SINGLE, cascade=False)
+            fan.step[0] = max(fan.step[0], rng.uniform(0.35, 0.75) * reach.width)
+            fans.append(fan)
+    _lay_rows(rng, layout, fans, styles, weights, rng.uniform(200, 700))
+    return layout
+
+
+def card_outlines(layout: Layout) -> list[np.ndarray]:
+    """Every face-up card's outline on the table, mm."""
+    return [
+        _box(spot.centre, np.array(card_size_mm(spot.style)), spot.angle) for spot in layout.cards
+    ]

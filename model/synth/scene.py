@@ -15,18 +15,37 @@ import cv2
 import numpy as np
 
 from model.synth import effects
-from model.synth.camera import Camera, apply_homography, sample_camera
-from model.synth.clutter import BACK_VARIANTS, NONPLAYING, NONPLAYING_VARIANTS, plan_clutter
+from model.synth.camera import Camera, apply_homography, sample_camera, stand_camera
+from model.synth.clutter import (
+    BACK_VARIANTS,
+    NONPLAYING,
+    NONPLAYING_VARIANTS,
+    plan_clutter,
+    plan_tidy_clutter,
+)
 from model.synth.compose import Canvas, placement_matrix, prepare_mips
 from model.synth.faces import ALL_STYLES, render_back, render_face, render_nonplaying
 from model.synth.labels import SCHEMA_ID, camera_label, card_label, object_label
-from model.synth.layout import Layout, ObjectSpot, card_size_mm, plan_table
+from model.synth.layout import (
+    MM_PER_FACE_PX,
+    Layout,
+    ObjectSpot,
+    card_outlines,
+    card_size_mm,
+    plan_leftovers,
+    plan_side,
+    plan_table,
+)
 from model.synth.props import PROP_KINDS, render_prop
 from model.synth.surfaces import FIELD_MM, SURFACES, render_surface
 from model.synth.types import CardStyle, Surface
 
 SPLITS = ("train", "test")
 DECKS = ("standard", "special", "both")
+# "training": busy tables with players on every side (the recogniser's data); "side": one
+# side's melds as a camera on a stand above them sees them; "leftovers": a hand's cards spread
+# out for counting.
+LAYOUTS = ("training", "side", "leftovers")
 TEXTURE_SIZE = (1536, 1152)  # the table texture, drawn once per surface and variant
 TEXTURE_PX_PER_MM = TEXTURE_SIZE[0] / FIELD_MM  # the surfaces draw FIELD_MM across a texture
 HELD_OUT_SHARE = 0.6  # in test scenes, how often the held-out designs are used
@@ -47,14 +66,22 @@ class Scene:
         return self._image
 
 
-def scene_rng(seed: int, index: int, split: str, deck: str) -> np.random.Generator:
+def scene_rng(
+    seed: int, index: int, split: str, deck: str, layout: str = "training"
+) -> np.random.Generator:
     key = [seed, index, SPLITS.index(split), DECKS.index(deck)]
+    if layout != "training":  # training scenes keep the keys they always had
+        key += [0, LAYOUTS.index(layout)]
     return np.random.default_rng(np.random.SeedSequence(key))
 
 
-def shot_rng(seed: int, index: int, split: str, deck: str, shot: int) -> np.random.Generator:
+def shot_rng(
+    seed: int, index: int, split: str, deck: str, shot: int, layout: str = "training"
+) -> np.random.Generator:
     """The generator of a later shot's photographic effects; shot 0 uses the scene's own."""
     key = [seed, index, SPLITS.index(split), DECKS.index(deck), shot]
+    if layout != "training":  # shot is 1 or more here, so never a scene's key
+        key.append(LAYOUTS.index(layout))
     return np.random.default_rng(np.random.SeedSequence(key))
 
 
@@ -149,6 +176,38 @@ def _frame_edges(camera: Camera) -> list[tuple[np.ndarray, np.ndarray]]:
     return edges
 
 
+@functools.lru_cache(maxsize=4096)
+def _index_reach(style: CardStyle, name: str) -> np.ndarray:
+    """Where the face's top-left index ends, mm from its top-left corner (the face the painter
+    will draw, so the cache serves both)."""
+    face = render_face(style, name, glyphs=True)
+    return face.indices[0].quad.max(axis=0).astype(np.float64) * MM_PER_FACE_PX
+
+
+@functools.lru_cache(maxsize=32)
+def _prop_reach(kind: str) -> float:
+    """How far a prop of ``kind`` may reach from its centre, any variant turned any way."""
+    return max(0.5 * float(np.hypot(*_prop(kind, v).size_mm)) for v in range(PROP_VARIANTS))
+
+
+def _plan_tidy(
+    rng: np.random.Generator,
+    layout: str,
+    deck: str,
+    styles: list[CardStyle],
+    size: tuple[int, int] | None,
+) -> tuple[Layout, Camera, effects.Light]:
+    """A side's table or a hand's leftovers, the camera on a stand that shows all of it, its
+    light, and a few things beside the cards."""
+    plan = plan_side if layout == "side" else plan_leftovers
+    table = plan(rng, styles, deck, _index_reach)
+    camera = stand_camera(rng, size, np.vstack(card_outlines(table)))
+    light = effects.sample_light(rng, camera.width, camera.height, camera.px_per_mm)
+    area = camera.visible_table(margin_px=0.05 * max(camera.width, camera.height))
+    plan_tidy_clutter(rng, table, area, styles, _prop_reach)
+    return table, camera, light
+
+
 def render_scene(
     seed: int,
     index: int = 0,
@@ -159,6 +218,7 @@ def render_scene(
     photographic: bool = True,
     glyphs: bool = True,
     shot: int = 0,
+    layout: str = "training",
 ) -> Scene:
     """Render scene ``index`` of the run seeded ``seed``. ``photographic=False`` leaves out
     light, blur, noise and JPEG (the labels are the same); ``glyphs=False`` draws every card
@@ -166,23 +226,35 @@ def render_scene(
 
     ``shot`` photographs the same table again: the same cards in the same places seen by the
     same camera, with fresh sensor noise, JPEG, lens blur and a slightly different exposure
-    (a simulated camera's repeated captures). Shot 0 is the scene as it always was."""
+    (a simulated camera's repeated captures). Shot 0 is the scene as it always was.
+
+    ``layout`` (one of ``LAYOUTS``) says what lies on the table. ``"training"``: players on
+    one to four sides, many groups, cards off the frame, props over them. ``"side"``: one
+    side's table at the end of a deal, 3–8 legal melds of distinct ranks and its red threes,
+    seen whole from a stand above with every top-left index readable. ``"leftovers"``: 3–15
+    cards of any rank spread out for counting, every index readable. Their labels name the
+    layout; scene ``index`` of one layout has nothing to do with the same index of another."""
     if split not in SPLITS or deck not in DECKS:
         raise ValueError(f"split must be one of {SPLITS} and deck one of {DECKS}")
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
     if shot < 0:
         raise ValueError(f"shot must be 0 or more, not {shot}")
-    rng = scene_rng(seed, index, split, deck)
+    rng = scene_rng(seed, index, split, deck, layout)
     chosen_deck, styles, surface = _pools(rng, split, deck)
-    camera = sample_camera(rng, size)
-    light = effects.sample_light(rng, camera.width, camera.height, camera.px_per_mm)
-    area = camera.visible_table(margin_px=0.12 * max(camera.width, camera.height))
-    layout = plan_table(rng, area, styles, chosen_deck, _in_view(camera))
-    plan_clutter(rng, layout, area, _frame_edges(camera), styles, PROP_KINDS)
+    if layout == "training":
+        camera = sample_camera(rng, size)
+        light = effects.sample_light(rng, camera.width, camera.height, camera.px_per_mm)
+        area = camera.visible_table(margin_px=0.12 * max(camera.width, camera.height))
+        table = plan_table(rng, area, styles, chosen_deck, _in_view(camera))
+        plan_clutter(rng, table, area, _frame_edges(camera), styles, PROP_KINDS)
+    else:
+        table, camera, light = _plan_tidy(rng, layout, chosen_deck, styles, size)
     canvas = Canvas(_table(rng, surface, camera))
     painter = _Painter(rng, canvas, camera, light if photographic else None, glyphs)
-    drawn = [painter.object(spot) for spot in layout.objects_below]
-    laid = painter.cards(layout)
-    drawn += [painter.object(spot) for spot in layout.objects_above]
+    drawn = [painter.object(spot) for spot in table.objects_below]
+    laid = painter.cards(table)
+    drawn += [painter.object(spot) for spot in table.objects_above]
     # Labels wait for the last object: later ones hide parts of earlier ones.
     cards = [card_label(canvas.ids, *card, deck=chosen_deck) for card in laid]
     objects = [object_label(*item, canvas.ids) for item in drawn if item is not None]
@@ -199,15 +271,17 @@ def render_scene(
         "camera": camera_label(camera),
         "cards": cards,
         "melds": [
-            {"id": group.id, "kind": group.kind, "cards": group.cards} for group in layout.groups
+            {"id": group.id, "kind": group.kind, "cards": group.cards} for group in table.groups
         ],
         "objects": objects,
     }
+    if layout != "training":  # training labels stay as they always were
+        labels["layout"] = layout
     if not photographic:
         return Scene(canvas.rgb, None, labels)
     if shot:
         # Its own generator, so a later shot leaves everything drawn above untouched.
-        rng = shot_rng(seed, index, split, deck, shot)
+        rng = shot_rng(seed, index, split, deck, shot, layout)
         light = _later_light(rng, light)
     rgb = effects.apply_light(canvas.rgba[..., :3].astype(np.float32), light)
     rgb = effects.apply_lens(rng, rgb, camera.px_per_mm)
