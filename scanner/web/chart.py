@@ -1,6 +1,10 @@
 """The running totals over the deals as an inline SVG chart, drawn on the server (no script, no
-library, works on any phone). Each side has its own colour and line pattern, and its name and
-total written at its last point, so colour is never the only way to tell the lines apart.
+library, works on any phone). Each side has its own colour and line pattern, and a key below
+the lines gives each side's name and total beside a piece of its line, so colour is never the
+only way to tell the lines apart.
+
+The chart is drawn for a phone: 360 units across, the width of a phone's page, so that its
+19-unit text shows at about 19 pixels there (the stylesheet caps how wide it grows elsewhere).
 
 >>> svg = totals_chart([("Us", [120, 900]), ("Them", [-50, 300])], deals=4)
 >>> svg.startswith("<svg") and "Us 900" in svg and "Them 300" in svg
@@ -13,8 +17,11 @@ import html
 import math
 from collections.abc import Sequence
 
-WIDTH, HEIGHT = 640, 320
-LEFT, RIGHT, TOP, BOTTOM = 70, 150, 20, 50
+WIDTH = 360
+FONT = 19  # units; shown at ≥ 18 px on a phone, where the chart is about 360 px wide
+LEFT, RIGHT, TOP, PLOT_HEIGHT = 66, 30, 14, 200
+AXIS_ROW, KEY_ROW = 34, 30  # below the lines: the deals, then one row per side
+LABEL_SPACE = 58  # units a "deal N" label needs; closer labels are thinned out
 COLOURS = ("#0b5cad", "#b3261e", "#1e7b34", "#7a3db8", "#8a5a00", "#00707a", "#444", "#c2185b")
 DASHES = ("", "10 6", "3 5", "14 5 3 5", "", "10 6", "3 5", "14 5 3 5")
 
@@ -36,23 +43,25 @@ def nice_step(span: float) -> int:
 
 
 def totals_chart(sides: Sequence[tuple[str, Sequence[int]]], deals: int) -> str:
-    """SVG markup: one line per side from 0 before deal 1 through its running totals."""
+    """SVG markup: one line per side from 0 before deal 1 through its running totals, and a
+    key with each side's name and total."""
     values = [0, *(value for _, running in sides for value in running)]
     low, high = min(values), max(values)
     step = nice_step(high - low)
     low = math.floor(low / step) * step
     high = max(math.ceil(high / step) * step, low + step)
     deals = max(deals, 1, *(len(running) for _, running in sides))
-    inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    inner_w = WIDTH - LEFT - RIGHT
+    height = TOP + PLOT_HEIGHT + AXIS_ROW + KEY_ROW * len(sides) + 8
 
     def x(deal: int) -> float:
         return LEFT + inner_w * deal / deals
 
     def y(value: float) -> float:
-        return TOP + inner_h * (high - value) / (high - low)
+        return TOP + PLOT_HEIGHT * (high - value) / (high - low)
 
     parts = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" font-size="{FONT}" role="img" '
         'aria-label="Running totals after each deal" xmlns="http://www.w3.org/2000/svg">'
     ]
     for value in range(int(low), int(high) + 1, step):
@@ -62,28 +71,29 @@ def totals_chart(sides: Sequence[tuple[str, Sequence[int]]], deals: int) -> str:
             f'stroke="#bbb"{weight}/>'
             f'<text x="{LEFT - 8}" y="{y(value) + 6:.1f}" text-anchor="end">{value:,}</text>'
         )
-    for deal in range(deals + 1):
+    every = math.ceil(LABEL_SPACE / (inner_w / deals))
+    axis_y = TOP + PLOT_HEIGHT + AXIS_ROW - 6
+    for deal in range(0, deals + 1, every):
         label = "start" if deal == 0 else f"deal {deal}"
-        parts.append(
-            f'<text x="{x(deal):.1f}" y="{HEIGHT - BOTTOM + 30}" '
-            f'text-anchor="middle">{label}</text>'
-        )
+        parts.append(f'<text x="{x(deal):.1f}" y="{axis_y}" text-anchor="middle">{label}</text>')
     for number, (name, running) in enumerate(sides):
         colour = COLOURS[number % len(COLOURS)]
         dash = DASHES[number % len(DASHES)]
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
         points = [(x(0), y(0))] + [(x(n + 1), y(v)) for n, v in enumerate(running)]
         line = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-        dashed = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(
             f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="4"{dashed}/>'
         )
         for px, py in points[1:]:
             parts.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="6" fill="{colour}"/>')
         total = running[-1] if running else 0
-        end_x, end_y = points[-1]
+        key_y = axis_y + KEY_ROW * (number + 1)
         parts.append(
-            f'<text x="{end_x + 12:.1f}" y="{end_y + 6 + 22 * (number % 2):.1f}" '
-            f'fill="{colour}" font-weight="bold">{html.escape(name)} {total:,}</text>'
+            f'<line x1="8" x2="{LEFT - 8}" y1="{key_y - 6}" y2="{key_y - 6}" stroke="{colour}" '
+            f'stroke-width="4"{dashed}/>'
+            f'<text x="{LEFT}" y="{key_y}" fill="{colour}" font-weight="bold">'
+            f"{html.escape(name)} {total:,}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)
