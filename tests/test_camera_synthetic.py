@@ -1,10 +1,13 @@
-"""Rendered tables as a camera: later shots of a scene, and the synthetic source built on them."""
+"""Rendered tables as a camera: later shots of a scene, and the synthetic source built on them,
+showing one side's table, a hand's leftovers or a training table."""
+
+import doctest
 
 import numpy as np
 import pytest
 
 from model.synth.scene import render_scene
-from scanner.camera import CameraError, SyntheticSource, open_source
+from scanner.camera import CameraError, SyntheticSource, open_source, specs, synthetic_source
 
 SMALL = (480, 360)
 
@@ -57,6 +60,7 @@ def test_the_source_shows_one_table_until_advanced():
         "seed": 7,
         "table": 1,
         "next_shot": 1,
+        "layout": "side",
     }
 
 
@@ -71,11 +75,49 @@ def test_a_seed_gives_the_same_frames_and_another_seed_others():
 
 
 def test_the_first_shot_is_the_rendered_scene():
+    """By default the camera looks at one side's table, as a camera above a real one does."""
     frame = open_source("synthetic", size=SMALL, split="train").capture()
-    scene = render_scene(0, 0, split="train", size=SMALL)
+    scene = render_scene(0, 0, split="train", size=SMALL, layout="side")
     assert np.array_equal(frame.image, scene.image) and frame.truth == scene.labels
+    assert frame.truth["layout"] == "side"
+
+
+def test_the_training_layout_shows_the_scenes_it_always_showed():
+    frame = open_source("synthetic:2", size=SMALL, layout="training").capture()
+    scene = render_scene(2, 0, split="test", size=SMALL)
+    assert np.array_equal(frame.image, scene.image) and frame.truth == scene.labels
+
+
+def test_advance_can_lay_the_next_table_in_another_layout():
+    source = open_source("synthetic:5", size=SMALL, deck="standard")
+    side = source.capture().truth
+    assert side["layout"] == "side" and source.layout == "side"
+    source.advance(layout="leftovers")
+    first, second = source.capture(), source.capture()
+    assert (first.truth["layout"], first.truth["index"], source.table) == ("leftovers", 1, 1)
+    assert first.truth == second.truth and 3 <= len(first.truth["cards"]) <= 15
+    assert (
+        first.truth
+        == render_scene(5, 1, split="test", deck="standard", size=SMALL, layout="leftovers").labels
+    )
+    source.advance()  # the layout stays until changed
+    assert source.capture().truth["layout"] == "leftovers"
+    source.advance(layout="training")
+    assert "layout" not in source.capture().truth
+    assert source.describe()["layout"] == "training"
+    with pytest.raises(CameraError, match="layout must be one of"):
+        source.advance(layout="poker")
+    assert source.table == 3  # a refused layout lays no table
+
+
+@pytest.mark.parametrize("module", [synthetic_source, specs])
+def test_the_camera_modules_examples_run(module):
+    failed, tried = doctest.testmod(module)
+    assert tried and not failed
 
 
 def test_bad_options_are_camera_errors():
     with pytest.raises(CameraError, match="split must be one of"):
         open_source("synthetic", split="validation")
+    with pytest.raises(CameraError, match="layout must be one of"):
+        open_source("synthetic", layout="poker")

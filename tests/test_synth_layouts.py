@@ -160,3 +160,29 @@ def test_training_scenes_are_the_committed_bytes(name):
     ):
         assert scene.jpeg == (FIXTURES / name).read_bytes()
         assert "layout" not in scene.labels
+
+
+def test_synth_writes_a_run_of_side_tables(cli, tmp_path):
+    args = ["synth", "--count", "2", "--seed", "6", "--size", "480x360", "--quiet"]
+    assert cli(*args, "--layout", "side", "--out", tmp_path / "side").code == 0
+    run = json.loads((tmp_path / "side" / "run.json").read_text())
+    assert run["layout"] == "side"
+    labels = json.loads((tmp_path / "side" / "scene_000001.json").read_text())
+    jsonschema.validate(labels, SCHEMA)
+    assert labels["layout"] == "side" and labels["image"] == "scene_000001.jpg"
+    expected = render_scene(6, 1, size=(480, 360), layout="side")
+    assert (tmp_path / "side" / "scene_000001.jpg").read_bytes() == expected.jpeg
+    # Training runs keep the run.json they always had, so an old run can be resumed.
+    assert cli(*args, "--out", tmp_path / "training").code == 0
+    assert "layout" not in json.loads((tmp_path / "training" / "run.json").read_text())
+    assert cli(*args, "--layout", "side", "--out", tmp_path / "training", "--resume").code != 0
+    assert cli(*args, "--layout", "poker", "--out", tmp_path / "x").code != 0
+
+
+def test_the_layout_modules_examples_run():
+    import doctest
+
+    from model.synth import layout
+
+    failed, tried = doctest.testmod(layout)
+    assert tried and not failed

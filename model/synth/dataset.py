@@ -21,9 +21,12 @@ class RunSpec:
     split: str = "train"
     deck: str = "both"
     size: tuple[int, int] | None = None
+    layout: str = "training"
 
     def render(self, index: int) -> Scene:
-        return render_scene(self.seed, index, split=self.split, deck=self.deck, size=self.size)
+        return render_scene(
+            self.seed, index, split=self.split, deck=self.deck, size=self.size, layout=self.layout
+        )
 
 
 def scene_name(index: int) -> str:
@@ -47,7 +50,7 @@ def _rendered(spec: RunSpec, indices: list[int], jobs: int) -> Iterator[tuple[in
 
 
 def _run_description(spec: RunSpec, count: int) -> dict:
-    return {
+    description = {
         "seed": spec.seed,
         "split": spec.split,
         "deck": spec.deck,
@@ -55,6 +58,9 @@ def _run_description(spec: RunSpec, count: int) -> dict:
         "count": count,
         "schema": "handfoot-scene/1",
     }
+    if spec.layout != "training":  # a training run's run.json stays as it was
+        description["layout"] = spec.layout
+    return description
 
 
 class RunMismatchError(ValueError):

@@ -4,7 +4,10 @@ rendered tables, all behind one small interface.
 ``open_source(spec)`` builds the source a ``--camera`` value names (``SOURCE_HELP`` lists
 them; ``default_spec()`` picks one); ``source.capture()`` gives a :class:`Frame` with an RGB
 image; ``ReliableSource`` reopens a source that stops answering; ``check_quality(image)``
-says whether a frame is too dark, blurred or blank to read.
+says whether a frame is too dark, blurred or blank to read. The simulated camera
+(``open_source("synthetic:SEED", layout=...)``) shows one side's table by default; its
+``advance(layout=...)`` lays the next table, as a side's melds, a hand's leftovers or a busy
+training table.
 """
 
 from scanner.camera.errors import BadSpecError, CameraError

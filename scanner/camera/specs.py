@@ -40,7 +40,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "webcam": ("size",),
     "video": ("step",),
     "files": (),
-    "synthetic": ("size", "deck", "split"),
+    "synthetic": ("size", "deck", "split", "layout"),
 }
 
 SOURCE_HELP = (
@@ -50,8 +50,9 @@ SOURCE_HELP = (
     f"ending in {' '.join(VIDEO_SUFFIXES)}: a video file, one frame per picture, played in a "
     "loop. 'files:PATH': an image, a folder of images (in name order) or a glob such as "
     "'shots/*.jpg', one per picture, in a loop. 'synthetic' or 'synthetic:SEED': rendered "
-    "tables, no camera needed. Without this option: the Pi camera when one is connected, "
-    "else 'synthetic'."
+    "tables, no camera needed: one side's melds seen from above, as on a real table (laying a "
+    "new table can switch to a hand's leftover cards or to the busy training tables). "
+    "Without this option: the Pi camera when one is connected, else 'synthetic'."
 )
 
 
@@ -123,6 +124,8 @@ def open_source(spec: str, **options: Any) -> FrameSource:
     >>> source = open_source("synthetic:7", size=(640, 480))
     >>> source.describe()["kind"], source.is_open
     ('synthetic', False)
+    >>> open_source("synthetic:7", layout="leftovers").layout
+    'leftovers'
     """
     parsed = parse_spec(spec)
     unknown = sorted(set(options) - set(OPTIONS[parsed.kind]))

@@ -5,6 +5,20 @@ of a table is a new shot of it: the same cards in the same places, with fresh se
 JPEG and a slightly different exposure, as a real camera gives a few seconds apart, so that
 voting over several frames has something to vote on. Every frame carries the scene's labels
 as ``Frame.truth``.
+
+What lies on the table is the ``layout``: ``"side"`` (the default) is one side's legal melds
+and red threes, all in view, as a camera above a real table sees them in table mode;
+``"leftovers"`` the cards left in a hand, spread out for counting; ``"training"`` the busy
+tables the recogniser trains on (players on every side, cards off the frame, props on top).
+``advance(layout="leftovers")`` lays the next table in another layout, and it stays the
+layout until changed again.
+
+>>> source = SyntheticSource("synthetic:7", 7, size=(640, 480))
+>>> source.layout
+'side'
+>>> source.advance(layout="leftovers")
+>>> source.table, source.layout
+(1, 'leftovers')
 """
 
 from __future__ import annotations
@@ -19,12 +33,13 @@ from scanner.camera.source import Picture, SourceBase
 DECKS = ("both", "standard", "special")
 SPLITS = ("test", "train")
 DEFAULT_SIZE = (1280, 960)
+LAYOUTS = ("side", "leftovers", "training")
 
 
 class SyntheticSource(SourceBase):
-    """Tables from ``model.synth.scene.render_scene(seed, table, shot=…)``; ``deck`` and
-    ``split`` as there (the test split uses card designs and tables the recogniser never
-    trained on)."""
+    """Tables from ``model.synth.scene.render_scene(seed, table, shot=…, layout=…)``; ``deck``,
+    ``split`` and ``layout`` as there (the test split uses card designs and tables the
+    recogniser never trained on; ``layout`` is one of ``LAYOUTS``, default ``"side"``)."""
 
     kind = "synthetic"
 
@@ -36,6 +51,7 @@ class SyntheticSource(SourceBase):
         size: tuple[int, int] = DEFAULT_SIZE,
         deck: str = "both",
         split: str = "test",
+        layout: str = "side",
         clock: Callable[[], float] = time.time,
     ) -> None:
         super().__init__(spec, clock=clock)
@@ -45,7 +61,9 @@ class SyntheticSource(SourceBase):
             raise BadSpecError(
                 f"split must be one of {', '.join(SPLITS)}, not {split!r}.", spec=spec
             )
+        _check_layout(layout, spec)
         self.seed, self.size, self.deck, self.split = seed, size, deck, split
+        self._layout = layout
         self._table = 0
         self._shot = 0
         self._render: Callable[..., Any] | None = None
@@ -60,11 +78,21 @@ class SyntheticSource(SourceBase):
         """The shot the next capture takes of this table."""
         return self._shot
 
-    def advance(self) -> None:
-        """Clear the table and lay the next one: the next capture shows scene ``table + 1``."""
+    @property
+    def layout(self) -> str:
+        """What lies on the table on show (one of ``LAYOUTS``)."""
+        return self._layout
+
+    def advance(self, layout: str | None = None) -> None:
+        """Clear the table and lay the next one: the next capture shows scene ``table + 1``,
+        in ``layout`` when given (it stays until changed), else in the layout of the last."""
+        if layout is not None:
+            _check_layout(layout, self.spec)
         with self._lock:
             self._table += 1
             self._shot = 0
+            if layout is not None:
+                self._layout = layout
 
     def _open(self) -> None:
         # Imported here: the renderer draws card faces and textures, which a Pi running the
@@ -82,6 +110,7 @@ class SyntheticSource(SourceBase):
             deck=self.deck,
             size=self.size,
             shot=self._shot,
+            layout=self._layout,
         )
         picture = Picture(
             scene.image, f"synthetic table {self._table} shot {self._shot}", scene.labels
@@ -93,4 +122,16 @@ class SyntheticSource(SourceBase):
         self._render = None
 
     def _details(self) -> dict[str, Any]:
-        return {"seed": self.seed, "table": self._table, "next_shot": self._shot}
+        return {
+            "seed": self.seed,
+            "table": self._table,
+            "next_shot": self._shot,
+            "layout": self._layout,
+        }
+
+
+def _check_layout(layout: str, spec: str) -> None:
+    if layout not in LAYOUTS:
+        raise BadSpecError(
+            f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}.", spec=spec
+        )

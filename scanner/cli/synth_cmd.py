@@ -24,6 +24,13 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--split", choices=("train", "test"), default="train")
     parser.add_argument("--deck", choices=("standard", "special", "both"), default="both")
     parser.add_argument(
+        "--layout",
+        choices=("training", "side", "leftovers"),
+        default="training",
+        help="what lies on the table: busy training tables (default), one side's melds seen "
+        "from a stand, or a hand's leftover cards spread out",
+    )
+    parser.add_argument(
         "--size", type=frame_size, default=None, help="frame size WxH (default: camera sizes vary)"
     )
 
@@ -56,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--jobs must be at least 1")
     from model.synth.dataset import RunMismatchError, RunSpec, write_preview, write_run
 
-    spec = RunSpec(args.seed, args.split, args.deck, args.size)
+    spec = RunSpec(args.seed, args.split, args.deck, args.size, args.layout)
     if args.out is not None:
         if args.out.exists() and not args.out.is_dir():
             raise CommandError(f"{args.out}: exists and is not a folder")
