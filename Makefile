@@ -19,7 +19,7 @@ MODEL_WORK ?= build/model
 MODEL_SCENES ?= 2000
 TRAIN_STAMP := $(VENV)/.train-installed
 
-.PHONY: run test lint format clean fonts model
+.PHONY: run test lint format clean fonts chromium model
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,7 +48,22 @@ fonts:
 	  fi; \
 	fi
 
-test: $(STAMP) fonts
+# The browser test drives Debian's chromium (Playwright never downloads a browser here). CI
+# runs as root and installs it; elsewhere, or if that fails, the test is skipped and says why.
+chromium:
+	@if ! command -v chromium >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing chromium for the browser test"; \
+	    apt-get install -y -q chromium >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; } || \
+	    echo "note: chromium could not be installed; the browser test will be skipped"; \
+	  else \
+	    echo "note: the browser test is skipped without chromium; to run it:"; \
+	    echo "  sudo apt-get install chromium"; \
+	  fi; \
+	fi
+
+test: $(STAMP) fonts chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest

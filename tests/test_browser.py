@@ -10,7 +10,6 @@ sideways scrolling). Screenshots are kept in ``build/test-artefacts/browser``.""
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import shutil
 import socket
@@ -135,10 +134,11 @@ class Phone:
         self.page.goto(self.url + path)
         self.page.wait_for_load_state("load")
 
-    def shot(self, what: str) -> None:
+    def shot(self, what: str, full_page: bool = True) -> None:
+        """A screenshot kept as an artefact: the whole page, or what the screen shows now."""
         self.shots += 1
         name = f"{self.name}-{self.shots:02d}-{what}.png"
-        self.page.screenshot(path=ARTEFACTS / name, full_page=True)
+        self.page.screenshot(path=ARTEFACTS / name, full_page=full_page)
 
     def status(self) -> str:
         return self.page.locator("#status").inner_text().strip()
@@ -310,12 +310,18 @@ def photo() -> bytes:
 # --- the deal ---------------------------------------------------------------------------------
 
 
-def test_a_whole_deal_in_the_browser(server, phones, photo):
-    phone = phones("phone", PHONE)
-    page = phone.page
+def in_sight(locator) -> bool:
+    """Whether the element is inside the screen as it is scrolled now."""
+    return locator.evaluate(
+        "el => { const box = el.getBoundingClientRect();"
+        " return box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0; }"
+    )
 
-    # New game. The table has a PIN: without it, and with a wrong one, the page says so in
-    # plain words and puts the cursor in the PIN box; the right one is remembered.
+
+def start_game(phone: Phone, server: str) -> None:
+    """New game. The table has a PIN: without it, and with a wrong one, the page says so in
+    plain words and puts the cursor in the PIN box; the right one is remembered."""
+    page = phone.page
     phone.open("/new")
     assert_readable(phone, "the new game page")
     phone.shot("new-game")
@@ -324,10 +330,11 @@ def test_a_whole_deal_in_the_browser(server, phones, photo):
     start.click()
     assert "enter the table's PIN" in phone.wait_status("PIN")
     assert page.evaluate("document.activeElement.id") == "pin"
-    phone.shot("pin-asked")
+    phone.shot("pin-asked", full_page=False)
     page.locator("#pin").fill("1111")
     start.click()
     assert "not the table's PIN" in phone.wait_status("not the table")
+    assert in_sight(page.locator("#status"))  # the button is far down the page
     page.locator("#pin").fill(PIN)
     start.click()
     page.wait_for_url(server + "/")
@@ -335,14 +342,140 @@ def test_a_whole_deal_in_the_browser(server, phones, photo):
     assert page.locator(".score h1").inner_text() == "Browser test"
     assert shown_totals(phone) == {"Us": 0, "Them": 0}
 
+
+def choose_side(phone: Phone, name: str) -> None:
+    page = phone.page
+    page.get_by_role("group", name="Whose cards").get_by_role("button", name=name).click()
+    page.wait_for_selector(
+        f"[aria-label='Whose cards'] button[aria-pressed=true]:has-text('{name}')"
+    )
+
+
+def correct_in_picker(phone: Phone, server: str, scan_id: int) -> None:
+    """On the review page: change a card's code in the card picker, tell it an unsure card
+    is read right, and close the picker by tapping beside it."""
+    page = phone.page
+    picker = page.locator("#picker")
+    card = page.locator("#live .meld").first.locator(".card:not(.check)").first
+    card_id, code = card.get_attribute("data-card"), card.get_attribute("data-code")
+    card.click()
+    assert picker.is_visible() and page.locator("#picker-title").inner_text() == f"Card {code}"
+    assert page.get_by_role("button", name="Change to this card").is_visible()
+    assert not page.get_by_role("button", name="Add this card").is_visible()
+    assert not page.get_by_role("button", name="It is read right").is_visible()  # a sure card
+    places = page.locator("#picker-to option").all_inner_texts()
+    assert "meld 1" not in places and "a new meld" in places  # never where it already is
+    assert_readable(phone, "the card picker")
+    phone.shot("card-picker", full_page=False)
+    other = "QB" if code != "QB" else "KB"
+    page.select_option("#picker-code", other)
+    page.get_by_role("button", name="Change to this card").click()
+    assert picker.is_hidden()
+    page.wait_for_selector(f"#live .card[data-card='{card_id}'][data-code='{other}']")
+    assert page.locator(f"#live .card[data-card='{card_id}']").inner_text() == other
+    first = api(server, f"/api/scans/{scan_id}")["corrections"][0]
+    assert (first["action"], first["detail"]) == ("change", {"card": int(card_id), "code": other})
+
+    unsure = page.locator("#live .scan .card.check")
+    if unsure.count():
+        unsure_id = unsure.first.get_attribute("data-card")
+        unsure.first.click()
+        page.get_by_role("button", name="It is read right").click()
+        page.wait_for_selector(f"#live .card[data-card='{unsure_id}']:not(.check)")
+
+    page.locator("#live .add").first.click()  # "+ Add a card", then changing one's mind
+    assert page.get_by_role("button", name="Add this card").is_visible()
+    assert not page.get_by_role("button", name="Change to this card").is_visible()
+    page.mouse.click(5, 5)  # the dimmed page above the picker
+    assert picker.is_hidden()
+
+
+def end_of_deal(phone: Phone, watcher: Phone) -> int:
+    """A new table for the leftovers: Us's scanned, Them's typed in. Meanwhile someone on
+    the other phone is typing a foot they have not saved: the live update waits, and keeps
+    what they typed. Returns the leftovers scan's id."""
+    page = phone.page
+    page.get_by_role("link", name="End of deal").first.click()
+    page.wait_for_url(phone.url + "/deal")
+    assert_readable(phone, "the end of deal page")
+    watcher.open("/deal")
+    foot = watcher.page.locator(".side-end").first.get_by_label("A foot never picked up, typed")
+    foot.fill("7B")  # the cursor stays in the box: not saved yet
+
+    page.get_by_role("button", name="Lay a new table (simulated camera)").click()
+    phone.wait_status("new table")
+    page.get_by_role("button", name="Scan Us's leftovers").click()
+    us_leftovers = ".side-end:first-of-type .part:has-text('Cards left over') a"
+    page.wait_for_selector(us_leftovers)
+    them = page.locator(".side-end").filter(has=page.get_by_role("heading", name="Them"))
+    them.get_by_label("Cards left in hand, typed").fill("5b jk")
+    them.get_by_role("button", name="Save the typed cards").click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('.side-end')[1].querySelector('input[name=hand]')"
+        ".value === '5B JK' && document.querySelectorAll('.preview td').length > 0"
+    )
+    assert them.get_by_label("Cards left in hand, typed").input_value() == "5B JK"
+
+    assert foot.input_value() == "7B" and not watcher.page.locator(us_leftovers).count()
+    watcher.page.locator("h1").click()  # done typing: now the page catches up
+    watcher.page.wait_for_selector(us_leftovers)
+    assert foot.input_value() == "7B"  # still there, still not saved
+    watcher.shot("typing-kept")
+    watcher.open("/")
+
+    state = api(phone.url, "/api/state")
+    assert state["sides"][1]["typed_hand"] == ["5B", "JK"] and state["sides"][0]["typed_foot"] == []
+    assert state["sides"][0]["leftovers_scan"]
+    phone.shot("end-of-deal")
+    assert_readable(phone, "the end of deal page with a preview")
+    return state["sides"][0]["leftovers_scan"]
+
+
+def confirm(phone: Phone) -> None:
+    """Cards still marked "check" make the plain Confirm refuse with a sentence, in sight
+    although the button is far down; the other button records them as read, after asking."""
+    page = phone.page
+    button = page.get_by_role("button", name="Confirm deal 1")
+    assert button.is_enabled(), page.locator(".preview").inner_text()
+    as_read = page.get_by_role("button", name="Confirm with the cards as read")
+    if as_read.count():
+        button.click()
+        assert "still marked check" in phone.wait_status("check")
+        assert in_sight(page.locator("#status"))
+        phone.shot("confirm-refused", full_page=False)
+        as_read.click()
+    else:
+        button.click()
+    assert "Deal 1 is recorded" in phone.wait_status("Deal 1 is recorded")
+    page.wait_for_selector("h1:has-text('End of deal 2')")
+
+
+def engine_totals(server: str, us_scan: int, them_scan: int, leftovers_scan: int) -> dict:
+    """The engine's totals for the cards the page showed after every correction; the deal the
+    game record kept must score the same."""
+    us_table, them_table, leftovers = (
+        api(server, f"/api/scans/{n}") for n in (us_scan, them_scan, leftovers_scan)
+    )
+    sides = (engine_side("Us", us_table, leftovers), engine_side("Them", them_table, None, "5B JK"))
+    expected = {side.name: side.total for side in score_deal(Deal(PAGAT, 1, sides)).sides}
+    recorded = api(server, "/api/games/1/export.json")["deals"][0]["deal"]
+    from_record = score_deal(deal_from_json(recorded))
+    assert {side.name: side.total for side in from_record.sides} == expected, recorded
+    return expected
+
+
+def test_a_whole_deal_in_the_browser(server, phones, photo):
+    phone = phones("phone", PHONE)
+    page = phone.page
+    start_game(phone, server)
+
     # A second phone, on a desktop-sized screen, only watches: it follows every change live.
     watcher = phones("desktop", DESKTOP)
     watcher.open("/")
     assert_readable(watcher, "the table page")
 
-    # Us: choose the side, scan the table with the (simulated) camera.
-    page.get_by_role("group", name="Whose cards").get_by_role("button", name="Us").click()
-    page.wait_for_selector("[aria-label='Whose cards'] button[aria-pressed=true]:has-text('Us')")
+    # Us: the side's table through the (simulated) camera, reviewed and corrected.
+    choose_side(phone, "Us")
     page.get_by_role("button", name="Scan", exact=True).click()
     page.wait_for_selector("#live .scan .summary:has-text('for Us')")
     us_scan = scan_id_shown(phone)
@@ -350,47 +483,24 @@ def test_a_whole_deal_in_the_browser(server, phones, photo):
     phone.shot("scanned-us")
     watcher.page.wait_for_selector(f"#live .scan .summary:has-text('scan {us_scan}')")
     watcher.shot("followed-the-scan")
-
-    # Review: change a card's code in the card picker, then tell it an unsure card is right.
     page.get_by_role("link", name="Review and correct this scan").click()
     page.wait_for_url(f"{server}/scan/{us_scan}")
     assert_readable(phone, "the review page")
-    card = page.locator("#live .meld .card").first
-    card_id, code = card.get_attribute("data-card"), card.get_attribute("data-code")
-    card.click()
-    picker = page.locator("#picker")
-    assert picker.is_visible()
-    assert page.get_by_role("button", name="Change to this card").is_visible()
-    assert not page.get_by_role("button", name="Add this card").is_visible()
-    assert_readable(phone, "the card picker")
-    phone.shot("card-picker")
-    other = "QB" if code != "QB" else "KB"
-    page.select_option("#picker-code", other)
-    page.get_by_role("button", name="Change to this card").click()
-    assert picker.is_hidden()
-    changed = page.locator(f"#live .card[data-card='{card_id}']")
-    page.wait_for_function(
-        "([id, code]) => document.querySelector(`#live .card[data-card='${id}']`)"
-        "?.getAttribute('data-code') === code",
-        arg=[card_id, other],
-    )
-    assert changed.inner_text().startswith(other)
-    unsure = page.locator("#live .scan .card.check")
-    if unsure.count():
-        unsure_id = unsure.first.get_attribute("data-card")
-        unsure.first.click()
-        page.get_by_role("button", name="It is read right").click()
-        page.wait_for_selector(f"#live .card[data-card='{unsure_id}']:not(.check)")
-    first = api(server, f"/api/scans/{us_scan}")["corrections"][0]
-    assert (first["action"], first["detail"]) == ("change", {"card": int(card_id), "code": other})
+    correct_in_picker(phone, server, us_scan)
     make_legal(phone)
-    phone.shot("us-legal")
+    page.locator(".corrections summary").click()
+    assert (
+        page.locator(".corrections li").first.inner_text()
+        == "A card changed to "
+        + (api(server, f"/api/scans/{us_scan}")["corrections"][0]["detail"]["code"])
+    )
+    assert_readable(phone, "the review page after corrections")
+    phone.shot("us-corrected")
 
     # Them: a phone's photo of their table, "Score a photo instead" on the Table page.
     page.get_by_role("link", name="Back to the table").click()
     page.wait_for_url(server + "/")
-    page.get_by_role("group", name="Whose cards").get_by_role("button", name="Them").click()
-    page.wait_for_selector("[aria-label='Whose cards'] button[aria-pressed=true]:has-text('Them')")
+    choose_side(phone, "Them")
     page.locator("input[data-upload]").set_input_files(
         files=[{"name": "table.jpg", "mimeType": "image/jpeg", "buffer": photo}]
     )
@@ -402,60 +512,13 @@ def test_a_whole_deal_in_the_browser(server, phones, photo):
     page.wait_for_url(f"{server}/scan/{them_scan}")
     make_legal(phone)
 
-    # End of deal: a new table for the leftovers, Us's scanned, Them's typed in.
-    page.get_by_role("link", name="End of deal").first.click()
-    page.wait_for_url(server + "/deal")
-    assert_readable(phone, "the end of deal page")
-    page.get_by_role("button", name="Lay a new table (simulated camera)").click()
-    phone.wait_status("new table")
-    page.get_by_role("button", name="Scan Us's leftovers").click()
-    page.wait_for_selector(".side-end:has-text('Us') .part:has-text('Cards left over') a")
-    them = page.locator(".side-end").filter(has=page.get_by_role("heading", name="Them"))
-    them.get_by_label("Cards left in hand, typed").fill("5b jk")
-    them.get_by_role("button", name="Save the typed cards").click()
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.preview td')].length > 0"
-        " && document.querySelectorAll('.side-end')[1].querySelector('input[name=hand]').value"
-        " === '5B JK'"
-    )
-    state = api(server, "/api/state")
-    assert state["sides"][1]["typed_hand"] == ["5B", "JK"]
-    leftovers_scan = state["sides"][0]["leftovers_scan"]
-    assert leftovers_scan
-    phone.shot("end-of-deal")
-    assert_readable(phone, "the end of deal page with a preview")
-    preview_totals = [number(cell) for cell in page.locator(".preview tfoot td").all_inner_texts()]
+    leftovers_scan = end_of_deal(phone, watcher)
+    preview = [number(cell) for cell in page.locator(".preview tfoot td").all_inner_texts()]
+    confirm(phone)
 
-    # Confirm. Cards still marked "check" make the plain Confirm refuse with a sentence; the
-    # other button records them as read, after asking.
-    confirm = page.get_by_role("button", name="Confirm deal 1")
-    assert confirm.is_enabled(), page.locator(".preview").inner_text()
-    as_read = page.get_by_role("button", name="Confirm with the cards as read")
-    if as_read.count():
-        confirm.click()
-        assert "still marked check" in phone.wait_status("check")
-        as_read.click()
-    else:
-        confirm.click()
-    assert "Deal 1 is recorded" in phone.wait_status("Deal 1 is recorded")
-    page.wait_for_selector("h1:has-text('End of deal 2')")
-
-    # The totals on both phones are the engine's for the same cards.
-    us_table, them_table = (api(server, f"/api/scans/{n}") for n in (us_scan, them_scan))
-    leftovers = api(server, f"/api/scans/{leftovers_scan}")
-    rebuilt = Deal(
-        PAGAT,
-        1,
-        (engine_side("Us", us_table, leftovers), engine_side("Them", them_table, None, "5B JK")),
-    )
-    expected = {side.name: side.total for side in score_deal(rebuilt).sides}
-    exported = api(server, "/api/games/1/export.json")
-    recorded = exported["deals"][0]["deal"]
-    assert {side.name: side.total for side in score_deal(deal_from_json(recorded)).sides} == (
-        expected
-    ), json.dumps(recorded)
-    assert preview_totals == list(expected.values())
-
+    # The totals both phones show are the engine's for the same cards.
+    expected = engine_totals(server, us_scan, them_scan, leftovers_scan)
+    assert preview == list(expected.values())
     phone.open("/")
     assert shown_totals(phone) == expected
     cells = page.locator("table.deals tbody tr").first.locator("td").all_inner_texts()
@@ -471,9 +534,10 @@ def test_a_whole_deal_in_the_browser(server, phones, photo):
     assert_readable(watcher, "the table page after a deal")
     watcher.shot("totals")
 
-    # The record of the game, on the phone.
-    phone.open("/history/1")
-    assert_readable(phone, "the game's record")
-    phone.shot("game-record")
-    phone.open("/history")
-    assert_readable(phone, "the past games")
+    # The record of the game, on both screens.
+    for screen in (phone, watcher):
+        screen.open("/history/1")
+        assert_readable(screen, "the game's record")
+        screen.shot("game-record")
+        screen.open("/history")
+        assert_readable(screen, "the past games")

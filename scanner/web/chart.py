@@ -3,8 +3,9 @@ library, works on any phone). Each side has its own colour and line pattern, and
 the lines gives each side's name and total beside a piece of its line, so colour is never the
 only way to tell the lines apart.
 
-The chart is drawn for a phone: 360 units across, the width of a phone's page, so that its
-19-unit text shows at about 19 pixels there (the stylesheet caps how wide it grows elsewhere).
+The chart is drawn for a phone: 368 units across, about the width of a phone's page, so that
+its 19-unit text shows at 18 pixels or more there (the stylesheet caps how wide it grows on a
+larger screen). Deal labels too close together take turns on two rows.
 
 >>> svg = totals_chart([("Us", [120, 900]), ("Them", [-50, 300])], deals=4)
 >>> svg.startswith("<svg") and "Us 900" in svg and "Them 300" in svg
@@ -17,11 +18,11 @@ import html
 import math
 from collections.abc import Sequence
 
-WIDTH = 360
-FONT = 19  # units; shown at ≥ 18 px on a phone, where the chart is about 360 px wide
-LEFT, RIGHT, TOP, PLOT_HEIGHT = 66, 30, 14, 200
-AXIS_ROW, KEY_ROW = 34, 30  # below the lines: the deals, then one row per side
-LABEL_SPACE = 58  # units a "deal N" label needs; closer labels are thinned out
+WIDTH = 368
+FONT = 19  # units; shown at ≥ 18 px on a phone, where the chart is about 358 px wide
+LEFT, RIGHT, TOP, PLOT_HEIGHT = 72, 32, 14, 200
+AXIS_ROW, KEY_ROW = 30, 30  # below the lines: the deals' row(s), then one row per side
+LABEL_SPACE = 70  # units a "deal N" label needs; closer labels take turns on two rows
 COLOURS = ("#0b5cad", "#b3261e", "#1e7b34", "#7a3db8", "#8a5a00", "#00707a", "#444", "#c2185b")
 DASHES = ("", "10 6", "3 5", "14 5 3 5", "", "10 6", "3 5", "14 5 3 5")
 
@@ -52,7 +53,10 @@ def totals_chart(sides: Sequence[tuple[str, Sequence[int]]], deals: int) -> str:
     high = max(math.ceil(high / step) * step, low + step)
     deals = max(deals, 1, *(len(running) for _, running in sides))
     inner_w = WIDTH - LEFT - RIGHT
-    height = TOP + PLOT_HEIGHT + AXIS_ROW + KEY_ROW * len(sides) + 8
+    spacing = inner_w / deals
+    rows = 1 if spacing >= LABEL_SPACE else 2
+    every = math.ceil(LABEL_SPACE / (spacing * rows))  # more deals than rows can hold: thin
+    height = TOP + PLOT_HEIGHT + AXIS_ROW * rows + KEY_ROW * len(sides) + 8
 
     def x(deal: int) -> float:
         return LEFT + inner_w * deal / deals
@@ -71,11 +75,12 @@ def totals_chart(sides: Sequence[tuple[str, Sequence[int]]], deals: int) -> str:
             f'stroke="#bbb"{weight}/>'
             f'<text x="{LEFT - 8}" y="{y(value) + 6:.1f}" text-anchor="end">{value:,}</text>'
         )
-    every = math.ceil(LABEL_SPACE / (inner_w / deals))
     axis_y = TOP + PLOT_HEIGHT + AXIS_ROW - 6
-    for deal in range(0, deals + 1, every):
+    for turn, deal in enumerate(range(0, deals + 1, every)):
         label = "start" if deal == 0 else f"deal {deal}"
-        parts.append(f'<text x="{x(deal):.1f}" y="{axis_y}" text-anchor="middle">{label}</text>')
+        row_y = axis_y + AXIS_ROW * (turn % rows)
+        parts.append(f'<text x="{x(deal):.1f}" y="{row_y}" text-anchor="middle">{label}</text>')
+    axis_y += AXIS_ROW * (rows - 1)
     for number, (name, running) in enumerate(sides):
         colour = COLOURS[number % len(COLOURS)]
         dash = DASHES[number % len(DASHES)]

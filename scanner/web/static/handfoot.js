@@ -92,7 +92,11 @@
       .then(function (text) {
         var page = new DOMParser().parseFromString(text, "text/html");
         var fresh = page.getElementById("live");
-        if (fresh) { live.innerHTML = fresh.innerHTML; }
+        if (fresh) {
+          var typed = unsavedFields();
+          live.innerHTML = fresh.innerHTML;
+          restoreFields(typed);
+        }
         var version = Number(page.body.getAttribute("data-version")) || seenVersion;
         if (version > seenVersion) { seenVersion = version; }
         var status = page.getElementById("status");
@@ -105,6 +109,28 @@
         refreshing = false;
         if (refreshAgain) { refreshAgain = false; refresh(); }
       });
+  }
+
+  /* Fields typed in but not saved yet, by form and name, so that a refresh (another phone's
+     change) does not wipe them. */
+  function fieldKey(field) {
+    var form = field.form;
+    return (form ? form.getAttribute("data-api") || form.id : "") + "|" + field.name;
+  }
+
+  function unsavedFields() {
+    var typed = {};
+    Array.prototype.forEach.call(live.querySelectorAll("input[name], textarea[name]"), function (field) {
+      if (field.type !== "file" && field.value !== field.defaultValue) { typed[fieldKey(field)] = field.value; }
+    });
+    return typed;
+  }
+
+  function restoreFields(typed) {
+    Array.prototype.forEach.call(live.querySelectorAll("input[name], textarea[name]"), function (field) {
+      var key = fieldKey(field);
+      if (Object.prototype.hasOwnProperty.call(typed, key)) { field.value = typed[key]; }
+    });
   }
 
   document.addEventListener("focusout", function () {
@@ -135,6 +161,7 @@
     if (add) { openPicker(null, add); return; }
     var pick = target.closest ? target.closest("[data-pick]") : null;
     if (pick) { picked(pick.getAttribute("data-pick")); return; }
+    if (target === picker) { closePicker(); return; }
     if (target.closest && target.closest("[data-check-rules]")) { checkRules(); return; }
     if (target.closest && target.closest("[data-load-preset]")) { loadPreset(); return; }
   });
@@ -154,7 +181,13 @@
     busyButton(button, true);
     if (document.activeElement) { document.activeElement.blur(); }
     api("POST", url, body)
-      .then(function (data) { say("Saved."); done(data, form.getAttribute("data-then")); },
+      .then(function (data) {
+              Array.prototype.forEach.call(form.elements, function (field) {
+                if (field.name) { field.defaultValue = field.value; }  /* saved: the table's now */
+              });
+              say("Saved.");
+              done(data, form.getAttribute("data-then"));
+            },
             function (error) { say(error.message, true); })
       .then(function () { busyButton(button, false); });
   });
@@ -201,17 +234,20 @@
     var reason = document.getElementById("picker-reason");
     if (card) {
       var code = card.getAttribute("data-code");
+      var where = card.getAttribute("data-where") || "";
       title.textContent = "Card " + code;
       reason.textContent = card.getAttribute("data-reason") || "";
       select.value = code;
       (card.getAttribute("data-targets") || "").split(" ").forEach(function (target) {
-        if (target) { option(to, target, targetLabel(target)); }
+        if (target && target !== where) { option(to, target, targetLabel(target)); }
       });
     } else {
       title.textContent = "Add a card to " + targetLabel(pickerState.add);
       reason.textContent = "Choose the card the camera missed.";
     }
     Array.prototype.forEach.call(picker.querySelectorAll("[data-for=card]"), function (row) { row.hidden = !card; });
+    picker.querySelector("[data-for=check]").hidden = !(card && card.classList.contains("check"));
+    picker.querySelector("[data-for=move]").hidden = !card || !to.options.length;
     picker.querySelector("[data-pick=change]").hidden = !card;
     picker.querySelector("[data-pick=add]").hidden = !!card;
     picker.hidden = false;
