@@ -541,3 +541,46 @@ def test_a_whole_deal_in_the_browser(server, phones, photo):
         screen.shot("game-record")
         screen.open("/history")
         assert_readable(screen, "the past games")
+
+
+def test_house_rules_on_the_new_game_page(server, phones):
+    """On a desktop screen: a preset's every rule shown for editing, then checked."""
+    screen = phones("desktop", DESKTOP)
+    page = screen.page
+    screen.open("/new")
+    assert page.locator("#pin").get_attribute("inputmode") == "numeric"  # a PIN of digits
+    page.locator("#pin").fill(PIN)
+    page.get_by_role("radio", name=re.compile("^family")).check()
+    page.get_by_role("button", name="Show every rule of the chosen preset").click()
+    rules = page.get_by_label("House rules", exact=True)
+    page.wait_for_function(
+        "() => document.getElementById('rules_toml').value.includes('base = \"family\"')"
+    )
+    assert page.locator("input[name=rules][value=house]").is_checked()
+    named = re.sub(r"^name = .*$", 'name = "Grandma\'s table"', rules.input_value(), flags=re.M)
+    rules.fill(named)
+    page.get_by_role("button", name="Check the house rules").click()
+    result = page.locator("#rules-result")
+    page.wait_for_function("() => document.getElementById('rules-result').textContent")
+    assert result.inner_text().startswith("These rules can be played: Grandma's table")
+    rules.fill('base = "family"\nwild = 1\n')
+    page.get_by_role("button", name="Check the house rules").click()
+    page.wait_for_function("() => /wild/.test(document.getElementById('rules-result').textContent)")
+    assert_readable(screen, "the new game page")
+    screen.shot("house-rules")
+
+
+def test_the_simulated_panel(server, phones):
+    """The panel drawn on the page: MODE steps to the next mode, and the page says so."""
+    phone = phones("panel", PHONE)
+    page = phone.page
+    phone.open("/")
+    page.locator("#pin").fill(PIN)
+    hint = page.locator(".panel .hint")
+    before = re.search(r"mode (\w+)", hint.inner_text()).group(1)
+    after = {"table": "leftovers", "leftovers": "meld", "meld": "table"}[before]
+    page.get_by_role("button", name="MODE", exact=True).click()
+    page.wait_for_selector(f".panel .led.mode.on:has-text('{after}')")
+    assert f"mode {after}" in hint.inner_text()
+    assert page.locator(".panel .led.mode.on").all_inner_texts() == [after]
+    assert_readable(phone, "the panel")

@@ -46,6 +46,8 @@ def page_router(service: TableService, templates: Jinja2Templates, settings) -> 
                 "state": state,
                 "codes": state["rules"]["codes"],
                 "pin_required": settings.pin is not None,
+                # A phone shows its number pad for a PIN of digits, its keyboard otherwise.
+                "pin_digits": settings.pin is not None and settings.pin.isdigit(),
                 "modes": MODE_TITLES,
                 "lines": LINE_TITLES,
                 "errors": ERRORS,
