@@ -139,3 +139,26 @@ def test_the_annotated_image_outlines_legal_melds_green_and_illegal_red():
     assert has(ILLEGAL, slice(290, 400), slice(90, 200))  # two wild cards in four
     assert has(RED_THREE, slice(290, 400), slice(490, 570))
     assert has(CHECK, slice(100, 130), slice(100, 130))  # the unsure king's index
+
+
+def test_a_gap_in_a_fan_says_a_card_may_be_missing():
+    from scanner.table.spacing import fan_doubt
+
+    whole = fan(["9R", "9B", "9R", "9B", "2B"], step=15.0)
+    assert fan_doubt(whole) is None
+    gap = [c for n, c in enumerate(whole) if n != 2]  # the middle card was not read
+    assert fan_doubt(gap) == "a card may be missing between 9B and 9B: count this meld"
+    assert fan_doubt(whole[:2] + whole[3:4]) is not None  # one gap in three cards shows too
+    twice = [*whole[:3], card("9R", whole[2].polygon[0][0] + 2, 100), *whole[3:]]
+    assert "counted twice" in fan_doubt(twice)
+    # a top card read from its far corner lies elsewhere and does not count as a gap
+    top = card("2B", whole[-1].polygon[0][0], 100, corner="bottom-right")
+    assert fan_doubt([*whole[:-1], top]) is None
+
+
+def test_a_doubtful_meld_asks_for_a_check():
+    cards = [c for n, c in enumerate(table_cards()) if n != 3]  # one king of the book unread
+    result = interpret(Mode.TABLE, cards, PAGAT)
+    kings = next(meld for meld in result.melds if meld.verdict.rank.name == "KING")
+    assert kings.doubt and "missing" in kings.doubt and result.needs_check
+    assert kings.as_json()["doubt"] == kings.doubt

@@ -33,6 +33,7 @@ from engine import (
     score_deal,
 )
 from scanner.table.grouping import Grouping, group_cards
+from scanner.table.spacing import fan_doubt
 from scanner.vision.cards import CardReading
 
 
@@ -67,6 +68,7 @@ class ScannedMeld:
     cards: tuple[CardReading, ...]
     verdict: MeldCheck
     outline: tuple[tuple[float, float], ...]
+    doubt: str | None = None  # why the meld itself needs counting by a person
 
     @property
     def check_cards(self) -> tuple[CardReading, ...]:
@@ -83,6 +85,7 @@ class ScannedMeld:
             "card_points": verdict["card_points"],
             "bonus": verdict["bonus"],
             "check": [n for n, card in enumerate(self.cards) if card.check],
+            "doubt": self.doubt,
             "outline": [[round(x, 1), round(y, 1)] for x, y in self.outline],
         }
 
@@ -115,7 +118,8 @@ class TableResult:
     def needs_check(self) -> bool:
         """Whether a person should look before the result counts: an unsure card, or a card
         that could not be placed."""
-        return bool(self.unplaced) or any(card.check for card in self.cards)
+        doubts = any(meld.doubt for meld in self.melds)
+        return bool(self.unplaced) or doubts or any(card.check for card in self.cards)
 
     def as_json(self) -> dict:
         return {
@@ -179,7 +183,8 @@ def _meld(group: Sequence[CardReading], hull, rules: RuleSet, unplaced) -> Scann
     if not usable:
         return None
     readings = tuple(reading for reading, _ in usable)
-    return ScannedMeld(readings, check_meld((card for _, card in usable), rules), tuple(hull))
+    verdict = check_meld((card for _, card in usable), rules)
+    return ScannedMeld(readings, verdict, tuple(hull), fan_doubt(group))
 
 
 def outline(cards: Sequence[CardReading]) -> tuple[tuple[float, float], ...]:
