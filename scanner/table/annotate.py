@@ -1,8 +1,9 @@
 """The scan drawn on its frame: what the web page and the panel show, and ``--annotate`` writes.
 
 Each meld is outlined and numbered in green when legal, in red with the first reason when
-not; every card carries its code; a card to check gets an amber box and a question mark; red
-threes are outlined in blue and cards that count nowhere in grey.
+not, in amber when its spacing says a card may be missing or counted twice; every card
+carries its code; a card to check gets an amber box and a question mark; red threes are
+outlined in blue and cards that count nowhere in grey.
 """
 
 from __future__ import annotations
@@ -38,8 +39,10 @@ def annotate_table(image: np.ndarray, result: TableResult | None, cards=()) -> n
         for card in meld.cards:
             pen.card(card, colour)
         text = f"{number}: {meld.verdict.label} {meld.verdict.points}"
-        if not meld.verdict.legal:
-            reason = meld.verdict.problems[0].message
+        reason = None if meld.verdict.legal else meld.verdict.problems[0].message
+        if meld.doubt is not None and meld.verdict.legal:
+            reason, colour = meld.doubt, CHECK
+        if reason is not None:
             text = f"{number}: {reason[:MAX_REASON]}{'...' if len(reason) > MAX_REASON else ''}"
         pen.tag(meld.outline, text, colour)
     for card in result.red_threes:
