@@ -13,6 +13,7 @@ from scanner.camera import FrameSource, ReliableSource, SyntheticSource, open_so
 from scanner.service.errors import NotNow
 
 log = logging.getLogger(__name__)
+LAYOUT_FOR_MODE = {"meld": "side", "table": "side", "leftovers": "leftovers"}
 
 
 class TableCamera:
@@ -54,13 +55,24 @@ class TableCamera:
         old.close()
         log.info("simulated camera now lays tables of the %s", deck.title)
 
-    def lay_new_table(self) -> int:
-        """Simulated camera only: clear the table and lay the next one; its number."""
+    def lay_new_table(self, mode: str | None = None) -> int:
+        """Simulated camera only: clear the table and lay the next one (what ``mode`` scans,
+        when given); its number."""
         inner = self.source.source
         if not isinstance(inner, SyntheticSource):
             raise NotNow("Only the simulated camera can lay a new table; this one is real.")
-        inner.advance()
+        inner.advance(layout=LAYOUT_FOR_MODE.get(mode or "", inner.layout))
         return inner.table
+
+    def show_for(self, mode: str) -> None:
+        """Simulated camera: players put under the camera what ``mode`` scans (a side's melds
+        for table and meld checks, the cards left in a hand for leftovers); when the table shows
+        the other kind, lay the next table of the right kind. A real camera: nothing."""
+        inner = self.source.source
+        wanted = LAYOUT_FOR_MODE.get(mode)
+        if isinstance(inner, SyntheticSource) and wanted and inner.layout != wanted:
+            inner.advance(layout=wanted)
+            log.info("simulated camera: table %d shows %s", inner.table, wanted)
 
     def captured(self, error: str | None) -> None:
         """Remember how the last capture went, for the health report."""

@@ -347,6 +347,7 @@ class TableService:
         from scanner.table.scan import scan_source
 
         try:
+            self.camera.show_for(settings.mode.value)
             scan = scan_source(self.camera.source, self.recogniser, settings)
         except CameraError as error:
             self.camera.captured(str(error))
@@ -461,7 +462,7 @@ class TableService:
         def apply() -> dict:
             if self._state.panel.busy:
                 raise Busy()
-            number = self.camera.lay_new_table()
+            number = self.camera.lay_new_table(self._state.panel.mode)
             self._commit(self._state, "camera", "A new table is laid out: press Scan.")
             return {"table": number}
 
