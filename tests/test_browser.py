@@ -59,7 +59,15 @@ def handfoot_command() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[str]:
+def artefacts() -> Path:
+    """The screenshots and the server's log of the last run, kept for people to look at."""
+    shutil.rmtree(ARTEFACTS, ignore_errors=True)
+    ARTEFACTS.mkdir(parents=True)
+    return ARTEFACTS
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, artefacts) -> Iterator[str]:
     """``handfoot serve`` as a subprocess: the simulated camera (one frame a scan, to keep the
     test short), the simulated panel, a table PIN and a fresh data folder."""
     folder = tmp_path_factory.mktemp("browser")
@@ -90,13 +98,11 @@ def server(tmp_path_factory) -> Iterator[str]:
             process.kill()
             process.wait(5)
         log.close()
-        shutil.copy(folder / "server.log", ARTEFACTS / "server.log")
+        shutil.copy(folder / "server.log", artefacts / "server.log")
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator:
-    shutil.rmtree(ARTEFACTS, ignore_errors=True)
-    ARTEFACTS.mkdir(parents=True)
+def browser(artefacts) -> Iterator:
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
         yield launched
@@ -144,19 +150,26 @@ class Phone:
         return self.page.locator("#status").inner_text().strip()
 
     def wait_status(self, pattern: str) -> str:
-        self.page.wait_for_function(
-            "pattern => new RegExp(pattern).test(document.getElementById('status').textContent)",
+        """The status line's text once it matches ``pattern``."""
+        shown = self.page.wait_for_function(
+            "pattern => { const text = document.getElementById('status').textContent;"
+            " return new RegExp(pattern).test(text) && text; }",
             arg=pattern,
         )
-        return self.status()
+        return shown.json_value().strip()
 
-    def close(self) -> None:
-        assert not self.errors, f"{self.name}: the page's script failed: {self.errors}"
+    def close(self) -> list[str]:
+        """Close the page, its last screen kept (the one a failure left); the script's errors."""
+        with contextlib.suppress(sync_api.Error):
+            self.shot("last", full_page=False)
         self.context.close()
+        return [f"{self.name}: {error}" for error in self.errors]
 
 
 @pytest.fixture
 def phones(browser, server) -> Iterator:
+    """``phones(name, viewport)`` opens another page, as another person at the table would;
+    each must end without a script error."""
     opened: list[Phone] = []
 
     def open_phone(name: str, viewport: dict) -> Phone:
@@ -165,8 +178,8 @@ def phones(browser, server) -> Iterator:
         return phone
 
     yield open_phone
-    for phone in opened:
-        phone.close()
+    errors = [error for phone in opened for error in phone.close()]
+    assert not errors, f"the page's script failed: {errors}"
 
 
 # --- what the page shows ----------------------------------------------------------------------
@@ -278,8 +291,9 @@ def make_legal(phone: Phone) -> None:
             )
         else:
             cards = page.evaluate(CARD_COUNT)
-            threes = page.locator("#live .group").filter(has_text="Red threes")
-            threes.locator(".card").first.click()
+            threes = page.locator("#live .group").filter(has_text="Red threes").locator(".card")
+            assert threes.count(), f"nothing left to remove, yet not legal: {problems}"
+            threes.first.click()
             page.get_by_role("button", name="Delete: this card is not there").click()
             page.wait_for_function(f"n => {CARD_COUNT} < n", arg=cards)
     raise AssertionError(f"the scan never became legal: {phone.status()}")
@@ -356,15 +370,16 @@ def correct_in_picker(phone: Phone, server: str, scan_id: int) -> None:
     is read right, and close the picker by tapping beside it."""
     page = phone.page
     picker = page.locator("#picker")
-    card = page.locator("#live .meld").first.locator(".card:not(.check)").first
+    card = page.locator("#live .meld .card:not(.check)").first
     card_id, code = card.get_attribute("data-card"), card.get_attribute("data-code")
+    where = card.get_attribute("data-where")
     card.click()
     assert picker.is_visible() and page.locator("#picker-title").inner_text() == f"Card {code}"
     assert page.get_by_role("button", name="Change to this card").is_visible()
     assert not page.get_by_role("button", name="Add this card").is_visible()
     assert not page.get_by_role("button", name="It is read right").is_visible()  # a sure card
-    places = page.locator("#picker-to option").all_inner_texts()
-    assert "meld 1" not in places and "a new meld" in places  # never where it already is
+    places = [option.get_attribute("value") for option in page.locator("#picker-to option").all()]
+    assert where.startswith("meld:") and where not in places and "new" in places  # elsewhere
     assert_readable(phone, "the card picker")
     phone.shot("card-picker", full_page=False)
     other = "QB" if code != "QB" else "KB"
@@ -440,7 +455,7 @@ def confirm(phone: Phone) -> None:
     as_read = page.get_by_role("button", name="Confirm with the cards as read")
     if as_read.count():
         button.click()
-        assert "still marked check" in phone.wait_status("check")
+        assert "still marked check" in phone.wait_status("still marked check")
         assert in_sight(page.locator("#status"))
         phone.shot("confirm-refused", full_page=False)
         as_read.click()
@@ -448,6 +463,7 @@ def confirm(phone: Phone) -> None:
         button.click()
     assert "Deal 1 is recorded" in phone.wait_status("Deal 1 is recorded")
     page.wait_for_selector("h1:has-text('End of deal 2')")
+    assert phone.status().startswith("Deal 1 is recorded")  # not wiped by the answer
 
 
 def engine_totals(server: str, us_scan: int, them_scan: int, leftovers_scan: int) -> dict:
@@ -545,7 +561,7 @@ def test_a_whole_deal_in_the_browser(server, phones, photo):
 
 def test_house_rules_on_the_new_game_page(server, phones):
     """On a desktop screen: a preset's every rule shown for editing, then checked."""
-    screen = phones("desktop", DESKTOP)
+    screen = phones("rules-desktop", DESKTOP)
     page = screen.page
     screen.open("/new")
     assert page.locator("#pin").get_attribute("inputmode") == "numeric"  # a PIN of digits

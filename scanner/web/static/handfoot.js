@@ -17,6 +17,12 @@
     statusLine.className = bad ? "status bad" : "status";
   }
 
+  /* Clear "Working…" once the answer is in, unless the table has said something newer
+     meanwhile (its live update often arrives before the answer). */
+  function settled(waiting) {
+    if (statusLine && statusLine.textContent === waiting) { say(""); }
+  }
+
   function pin() {
     var box = document.getElementById("pin");
     var value = box ? box.value : "";
@@ -94,8 +100,10 @@
         var fresh = page.getElementById("live");
         if (fresh) {
           var typed = unsavedFields();
+          var focused = document.activeElement;
+          var typing = focused && live.contains(focused) && focused.name ? fieldKey(focused) : null;
           live.innerHTML = fresh.innerHTML;
-          restoreFields(typed);
+          restoreFields(typed, typing);
         }
         var version = Number(page.body.getAttribute("data-version")) || seenVersion;
         if (version > seenVersion) { seenVersion = version; }
@@ -112,7 +120,8 @@
   }
 
   /* Fields typed in but not saved yet, by form and name, so that a refresh (another phone's
-     change) does not wipe them. */
+     change) does not wipe them; unless the table's own value changed meanwhile (they were
+     saved, here or on another phone): then the table's value is shown. */
   function fieldKey(field) {
     var form = field.form;
     return (form ? form.getAttribute("data-api") || form.id : "") + "|" + field.name;
@@ -121,15 +130,19 @@
   function unsavedFields() {
     var typed = {};
     Array.prototype.forEach.call(live.querySelectorAll("input[name], textarea[name]"), function (field) {
-      if (field.type !== "file" && field.value !== field.defaultValue) { typed[fieldKey(field)] = field.value; }
+      if (field.type !== "file" && field.value !== field.defaultValue) {
+        typed[fieldKey(field)] = { value: field.value, base: field.defaultValue };
+      }
     });
     return typed;
   }
 
-  function restoreFields(typed) {
+  function restoreFields(typed, typing) {
     Array.prototype.forEach.call(live.querySelectorAll("input[name], textarea[name]"), function (field) {
       var key = fieldKey(field);
-      if (Object.prototype.hasOwnProperty.call(typed, key)) { field.value = typed[key]; }
+      var kept = typed[key];
+      if (kept && kept.base === field.defaultValue) { field.value = kept.value; }
+      if (key === typing) { field.focus(); }  /* someone began typing as the page was fetched */
     });
   }
 
@@ -150,7 +163,7 @@
       busyButton(button, true);
       say("Working…");
       api("POST", button.getAttribute("data-post"), body ? JSON.parse(body) : {})
-        .then(function (data) { say(""); done(data, then); },
+        .then(function (data) { settled("Working…"); done(data, then); },
               function (error) { say(error.message, true); })
         .then(function () { busyButton(button, false); });
       return;
@@ -199,7 +212,8 @@
     var file = input.files[0];
     say("Sending the photo…");
     api("POST", "/api/scans/upload", file, file.type || "application/octet-stream")
-      .then(function (data) { say(""); done(data); }, function (error) { say(error.message, true); })
+      .then(function (data) { settled("Sending the photo…"); done(data); },
+            function (error) { say(error.message, true); })
       .then(function () { input.value = ""; });
   });
 
