@@ -54,8 +54,9 @@ chromium:
 	@if ! command -v chromium >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing chromium for the browser test"; \
-	    apt-get install -y -q chromium >/dev/null 2>&1 || \
-	    { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; } || \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null && \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; } || \
 	    echo "note: chromium could not be installed; the browser test will be skipped"; \
 	  else \
 	    echo "note: the browser test is skipped without chromium; to run it:"; \
