@@ -13,7 +13,7 @@ from engine import (
     parse_cards,
     rules_from_toml,
 )
-from scanner.service.errors import BadInput
+from scanner.service.errors import BadInput, BadRules
 from scanner.service.panel import MODES
 
 MAX_SIDES = 8
@@ -57,9 +57,9 @@ def parse_rules(preset: str | None, toml: str | None) -> tuple[RuleSet, str, str
     """(rules, the name the game records, the house-rules text or "")."""
     if toml is not None and toml.strip():
         try:
-            rules = rules_from_toml(toml, source="the house rules")
+            rules = rules_from_toml(toml, source="house rules")
         except HandfootError as error:
-            raise BadInput("house rules", "text", str(error)) from None
+            raise BadRules(str(error)) from None
         return rules, rules.name, toml
     spec = (preset or "pagat").strip()
     try:

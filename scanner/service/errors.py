@@ -29,6 +29,14 @@ class BadInput(ServiceError):
         super().__init__(f"The {field} {shown} cannot be used: {reason}.")
 
 
+class BadRules(BadInput):
+    """House rules the engine refuses; the engine's sentence names the key and the problem."""
+
+    def __init__(self, reason: str) -> None:
+        self.field, self.value = "house rules", None
+        ServiceError.__init__(self, f"These house rules cannot be used ({reason}).")
+
+
 class BadUpload(ServiceError):
     """A photo that is not a picture (or is empty)."""
 

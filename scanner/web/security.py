@@ -22,6 +22,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 PIN_HEADER = "x-table-pin"
+# POSTs that change nothing (checking a house-rules text), so they need no PIN
+READ_ONLY_POSTS = frozenset({"/api/rules/check"})
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PIN_TRIES = 10  # wrong PINs allowed per minute before the page makes the phone wait
 PIN_WINDOW_S = 60.0
@@ -160,7 +162,7 @@ class ChangeGuard:
     def _problem(self, scope: Scope) -> tuple[int, str] | None:
         if _header(scope, b"sec-fetch-site") == "cross-site" or not _same_origin(scope):
             return 403, "Changes are accepted only from this table's own page."
-        if self.pin is None:
+        if self.pin is None or scope["path"] in READ_ONLY_POSTS:
             return None
         with self._lock:
             now = self._clock()
