@@ -15,6 +15,7 @@ but turned a quarter or a half (a wrong reading); anything between is left out.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -30,6 +31,9 @@ FAR = 0.9
 SEEN = 0.3
 SAME_WAY = 25.0
 WRONG_WAY = 60.0
+# Every scene, and marks down to a lower heat than inference keeps, so the classifier also
+# learns to refuse the locator's weak marks and inference may keep more of them.
+MINE_EVERY, MINE_OFFSET, MINE_PEAK = 1, 0, 0.15
 
 
 def _gap(first: float, second: float) -> float:
@@ -58,7 +62,13 @@ def label_mark(mark, truths) -> int | None:
 
 
 def mine_classifier_samples(
-    scenes: Path, locator: Path, out: Path, *, every: int = 2, offset: int = 1
+    scenes: Path,
+    locator: Path,
+    out: Path,
+    *,
+    every: int = MINE_EVERY,
+    offset: int = MINE_OFFSET,
+    peak: float = MINE_PEAK,
 ) -> Path:
     """Run the ``locator`` ONNX file over every ``every``-th scene (from ``offset``, so the
     scenes differ from those the first classifier's crops came from) and save the crops of
@@ -71,7 +81,7 @@ def mine_classifier_samples(
     from scanner.vision.recogniser import _session
 
     session = _session(locator, threads=2)
-    contract = Contract.from_spec()
+    contract = replace(Contract.from_spec(), peak_threshold=peak)
     crops, classes = [], []
     for path in tqdm(scene_files(scenes)[offset::every], desc="locator marks", unit="scene"):
         frame, labels = _load(path)
