@@ -14,7 +14,7 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -35,7 +35,7 @@ from scanner.service.errors import (
 )
 from scanner.service.events import Broadcaster
 from scanner.service.images import decode_upload, encode_jpeg
-from scanner.service.panel import Button, PanelState
+from scanner.service.panel import HOLDS, Button, PanelState
 from scanner.service.state import SideWork, Standing, TableState, rules_for
 from scanner.service.views import (
     panel_points,
@@ -64,6 +64,8 @@ class ScanJob:
     deal: int | None  # the deal it belongs to; None outside a game or after its last deal
     score_deal: int  # the deal whose rules (initial minimum) score it
     rules: RuleSet
+    # Set when the panel's SCAN is held: the result is dropped, nothing is recorded.
+    cancelled: threading.Event = field(default_factory=threading.Event, compare=False, repr=False)
 
 
 class TableService:
@@ -89,6 +91,7 @@ class TableService:
         self._state = TableState()
         self._worker: threading.Thread | None = None
         self._scanner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scan")
+        self._scan_job: ScanJob | None = None  # the scan under way (worker only)
 
     # --- running ----------------------------------------------------------------------------
 
@@ -282,13 +285,82 @@ class TableService:
         def apply() -> dict:
             state = self._state
             if button is Button.MODE:
-                panel = state.panel.next_mode()
+                self._commit(replace(state, panel=state.panel.next_mode()), "panel")
             else:
-                panel = state.panel.next_side(state.side_names)
-            self._commit(replace(state, panel=panel), "panel")
-            return panel.to_json()
+                self._next(state)
+            return self._state.panel.to_json()
 
         return self._submit(apply)
+
+    def hold(self, button: Button) -> Future:
+        """A panel button held down: SCAN cancels (the scan under way, a question NEXT asked,
+        or the result shown), NEXT undoes the last recorded deal. Returns at once with a
+        future, like :meth:`press`."""
+        action = HOLDS.get(button)
+        if action is None:
+            raise ValueError(f"holding {button.value.upper()} does nothing")
+
+        def apply() -> dict:
+            state = self._state
+            if action == "cancel":
+                self._cancel(state)
+            else:
+                try:
+                    self._undo(state, from_panel=True)
+                except NotNow as error:
+                    self._commit(replace(state, panel=state.panel.failed(5)), "panel", str(error))
+                    raise
+            return self._state.panel.to_json()
+
+        return self._submit(apply)
+
+    def _next(self, state: TableState) -> None:
+        """NEXT: the next side. On the last side, once every side's table and leftovers are in
+        and the deal can have happened, NEXT asks to record it (the display shows ``End``) and
+        a second NEXT records it, cards marked check as read; a deal that cannot be recorded
+        shows Err 4 (the page says why) and the panel goes back to the first side."""
+        panel = state.panel
+        if panel.confirming:
+            try:
+                self._record_deal(accept_checks=True, from_panel=True)
+            except NotNow as error:
+                self._commit(replace(state, panel=panel.failed(4)), "panel", str(error))
+            return
+        names = state.side_names
+        if names and panel.side == names[-1] and state.deal is not None and not panel.busy:
+            preview = self._preview(state)
+            if not preview["warnings"]:  # every side is scanned (or typed in)
+                if preview["possible"]:
+                    checks = len(preview["checks"])
+                    totals = ", ".join(
+                        f"{team['name']} {team['total']}" for team in preview["result"]["teams"]
+                    )
+                    as_read = f", {checks} marked check as read" if checks else ""
+                    message = (
+                        f"Deal {state.deal}: {totals}. Press NEXT again to record it{as_read}; "
+                        "hold SCAN to go back."
+                    )
+                    self._commit(
+                        replace(state, panel=panel.asking(check=checks > 0)), "panel", message
+                    )
+                    return
+                first = replace(panel.failed(4), side=names[0])
+                shown = "; ".join(preview["problems"][:2])
+                message = f"Deal {state.deal} cannot be recorded: {shown}. Correct it on the page."
+                self._commit(replace(state, panel=first), "panel", message)
+                return
+        self._commit(replace(state, panel=panel.next_side(names)), "panel")
+
+    def _cancel(self, state: TableState) -> None:
+        job = self._scan_job
+        if state.panel.busy and job is not None:
+            job.cancelled.set()
+            message = "The scan is cancelled."
+        elif state.panel.confirming:
+            message = "The deal is not recorded: scan, correct, or press NEXT to confirm."
+        else:
+            message = None
+        self._commit(replace(state, panel=state.panel.cleared()), "panel", message)
 
     # --- scanning ----------------------------------------------------------------------------
 
@@ -340,6 +412,7 @@ class TableService:
             rules=state.rules,
         )
         panel = replace(state.panel, mode=mode, side=side).scanning()
+        self._scan_job = task
         self._commit(replace(state, panel=panel), "busy", "Scanning the table…")
         self._scanner.submit(self._scan_thread, task, job, done)
 
@@ -383,6 +456,8 @@ class TableService:
             raise Unreadable(
                 f"No picture could be read: {scan.message or 'check the camera'}.", code=2
             )
+        if task.cancelled.is_set():
+            raise NotNow("The scan was cancelled.")
         reading = readings.reading_from_result(
             scan.result,
             frames=len(scan.frames),
@@ -410,6 +485,11 @@ class TableService:
 
     def _finish_scan(self, task: ScanJob, outcome: ScanRecord | ServiceError, done) -> None:
         state = self._state
+        if self._scan_job is task:
+            self._scan_job = None
+        if task.cancelled.is_set():  # the panel already shows the cancel
+            done.set_exception(NotNow("The scan was cancelled."))
+            return
         if isinstance(outcome, ServiceError):
             code = outcome.code if isinstance(outcome, CannotScan) else 1
             self._commit(replace(state, panel=state.panel.failed(code)), "scan", str(outcome))
@@ -626,60 +706,60 @@ class TableService:
     def confirm(self, *, accept_checks: bool = False) -> dict:
         """Record the deal. Refused while cards are still marked check (unless the players
         accept them as read) or while the engine says the deal cannot have happened."""
+        return self._call(lambda: self._record_deal(accept_checks=accept_checks))
 
-        def apply() -> dict:
-            state = self._require_deal()
-            if state.panel.busy:
-                raise Busy()
-            preview = self._preview(state)
-            if preview["checks"] and not accept_checks:
-                count = len(preview["checks"])
-                raise NotNow(
-                    f"{count} card{'s are' if count > 1 else ' is'} still marked check: tap "
-                    "each to correct or accept it, or confirm with the cards as read."
-                )
-            if not preview["possible"]:
-                problems = preview["problems"]
-                shown = "; ".join(problems[:3])
-                more = (
-                    f" (and {len(problems) - 3} more: see the preview)" if len(problems) > 3 else ""
-                )
-                raise NotNow(f"This deal cannot have happened: {shown}{more}.")
-            assert state.game is not None and state.deal is not None
-            record = self.store.confirm_deal(
-                state.game.id, state.deal, preview["deal"], preview["result"], preview["scan_ids"]
+    def _record_deal(self, *, accept_checks: bool, from_panel: bool = False) -> dict:
+        """Confirm on the worker: the page's Confirm, or the panel's second NEXT."""
+        state = self._require_deal()
+        if state.panel.busy:
+            raise Busy()
+        preview = self._preview(state)
+        if preview["checks"] and not accept_checks:
+            count = len(preview["checks"])
+            raise NotNow(
+                f"{count} card{'s are' if count > 1 else ' is'} still marked check: tap "
+                "each to correct or accept it, or confirm with the cards as read."
             )
-            new = self._resume(state.game, state.rules, state.panel)
-            totals = ", ".join(
-                f"{team['name']} {team['total']}" for team in preview["result"]["teams"]
-            )
-            message = f"Deal {record.number} is recorded: {totals}."
-            if new.finished:
-                message += " The game is over" + (f": {new.winner} wins." if new.winner else ".")
-            self._commit(new, "deal", message)
-            return record.to_json()
-
-        return self._call(apply)
+        if not preview["possible"]:
+            problems = preview["problems"]
+            shown = "; ".join(problems[:3])
+            more = f" (and {len(problems) - 3} more: see the preview)" if len(problems) > 3 else ""
+            raise NotNow(f"This deal cannot have happened: {shown}{more}.")
+        assert state.game is not None and state.deal is not None
+        record = self.store.confirm_deal(
+            state.game.id, state.deal, preview["deal"], preview["result"], preview["scan_ids"]
+        )
+        new = self._resume(state.game, state.rules, state.panel)
+        if from_panel:
+            new = replace(new, panel=new.panel.recorded())
+        totals = ", ".join(f"{team['name']} {team['total']}" for team in preview["result"]["teams"])
+        message = f"Deal {record.number} is recorded: {totals}."
+        if new.finished:
+            message += " The game is over" + (f": {new.winner} wins." if new.winner else ".")
+        self._commit(new, "deal", message)
+        return record.to_json()
 
     def undo(self) -> dict:
         """Take back the last recorded deal: it becomes the deal in progress again, with its
         scans and flags, ready to correct and confirm."""
 
-        def apply() -> dict:
-            state = self._state
-            if state.game is None:
-                raise NotNow("There is no game yet: start one first.")
-            if state.panel.busy:
-                raise Busy()
-            record = self.store.undo_last_deal(state.game.id)
-            if record is None:
-                raise NotNow("No deal of this game is recorded yet: there is nothing to undo.")
-            new = self._resume(state.game, state.rules, state.panel)
-            new = self._reopen(new, record)
-            self._commit(new, "deal", f"Deal {record.number} is undone: correct it and confirm.")
-            return record.to_json()
+        return self._call(lambda: self._undo(self._state))
 
-        return self._call(apply)
+    def _undo(self, state: TableState, *, from_panel: bool = False) -> dict:
+        """Undo on the worker: the page's Undo, or the panel's NEXT held."""
+        if state.game is None:
+            raise NotNow("There is no game yet: start one first.")
+        if state.panel.busy:
+            raise Busy()
+        record = self.store.undo_last_deal(state.game.id)
+        if record is None:
+            raise NotNow("No deal of this game is recorded yet: there is nothing to undo.")
+        new = self._resume(state.game, state.rules, state.panel)
+        new = self._reopen(new, record)
+        if from_panel:
+            new = replace(new, panel=new.panel.undone())
+        self._commit(new, "deal", f"Deal {record.number} is undone: correct it and confirm.")
+        return record.to_json()
 
     def _reopen(self, state: TableState, record: DealRecord) -> TableState:
         state = replace(state, views={}, sides=tuple(side.fresh() for side in state.sides))
