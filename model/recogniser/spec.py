@@ -64,5 +64,5 @@ def crop_extent(index_h: float, index_w: float, fits_width: int = CROP_FITS_WIDT
 
 
 # -- decoding ------------------------------------------------------------------------------------
-PEAK_THRESHOLD = 0.25  # heat above which a local maximum is an index candidate
+PEAK_THRESHOLD = 0.3  # heat above which a local maximum is an index candidate
 MIN_CONFIDENCE = 0.5  # classifier probability below which a reading is "check", not a card
