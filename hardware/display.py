@@ -21,6 +21,7 @@ LEDs: ``on``, ``off``, ``blink`` (scanning; the light of a question NEXT asks) o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from scanner.service.panel import LIGHTS, MODES, PanelState
 
@@ -114,6 +115,15 @@ def leds_for(panel: PanelState) -> dict[str, str]:
 def face(panel: PanelState, side_number: int | None = None, *, dp: bool = True) -> Face:
     """Everything the panel shows for ``panel``."""
     return Face(cells_for(panel, side_number, dp=dp), leds_for(panel))
+
+
+def state_face(state: Any, *, dp: bool = True) -> Face:
+    """The face for the table's state (a ``TableState``: its panel, and the position of the
+    panel's side among the game's sides)."""
+    panel: PanelState = state.panel
+    names = list(state.side_names)
+    number = names.index(panel.side) + 1 if panel.side in names else None
+    return face(panel, number, dp=dp)
 
 
 def beeps(before: PanelState | None, after: PanelState) -> str | None:

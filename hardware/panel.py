@@ -208,9 +208,7 @@ class Panel:
         """Set the LEDs, the display and the buzzer from the service's state now."""
         state = self.service.state
         panel: PanelState = state.panel
-        names = list(state.side_names)
-        number = names.index(panel.side) + 1 if panel.side in names else None
-        shown = display.face(panel, number, dp=self.pins.dp is not None)
+        shown = display.state_face(state, dp=self.pins.dp is not None)
         with self._show_lock:
             if not self._devices:
                 return

@@ -36,9 +36,16 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     serve.add_argument(
         "--panel",
         choices=("simulated", "gpio"),
-        default="simulated",
-        help="the button panel: drawn on the page (simulated, default) or the LED/button "
-        "board on the Pi's pins (gpio)",
+        default=None,
+        help="the LED/button panel: the board on a Raspberry Pi's pins (gpio, the default on "
+        "a Pi) or gpiozero's mock pins, drawn on the page (simulated, the default elsewhere)",
+    )
+    serve.add_argument(
+        "--panel-config",
+        type=Path,
+        metavar="FILE",
+        help="the panel's pin map (TOML; default: the wiring in the README, as in "
+        "hardware/panel.toml)",
     )
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
@@ -88,6 +95,7 @@ def check_options(args: argparse.Namespace) -> None:
 
 def build(args: argparse.Namespace):
     """The composition root: store, recogniser, camera, panel, service, app."""
+    from hardware.pins import PanelConfigError, load_pin_map
     from scanner.camera import CameraError, default_spec
     from scanner.service import PanelUnavailable, TableCamera, TableService, check_panel_kind
     from scanner.store import Store, StoreError
@@ -96,8 +104,9 @@ def build(args: argparse.Namespace):
 
     check_options(args)
     try:
-        panel = check_panel_kind(args.panel)
-    except PanelUnavailable as error:
+        panel_kind = check_panel_kind(args.panel)
+        pins = load_pin_map(args.panel_config)
+    except (PanelUnavailable, PanelConfigError) as error:
         raise CommandError(str(error)) from None
     try:
         camera = TableCamera(args.camera or default_spec())
@@ -111,13 +120,35 @@ def build(args: argparse.Namespace):
         store = Store.open(args.data)
     except StoreError as error:
         raise CommandError(str(error)) from None
-    service = TableService(store, recogniser, camera, panel_kind=panel, frames=args.frames)
+    service = TableService(store, recogniser, camera, panel_kind=panel_kind, frames=args.frames)
+    try:
+        panel = build_panel(panel_kind, service, pins)
+    except CommandError:
+        store.close()
+        raise
     settings = WebSettings(
         pin=args.pin.strip() if args.pin else None,
         max_upload_bytes=int(args.max_upload_mb * 2**20),
         allowed_hosts=tuple(args.allow_host),
     )
-    return service, create_app(service, settings)
+    return service, create_app(service, settings, panel)
+
+
+def build_panel(kind: str, service, pins):
+    """The panel on gpiozero: the board on the Pi's pins, or the same panel on mock pins."""
+    if kind == "simulated":
+        from hardware.simulated import SimulatedPanel
+
+        return SimulatedPanel(service, pins)
+    from hardware.panel import Panel
+
+    try:
+        return Panel(service, pins)
+    except Exception as error:  # gpiozero: a pin in use, no pin library, no access to the chip
+        raise CommandError(
+            f"the GPIO panel cannot start ({type(error).__name__}: {error}); check the wiring "
+            "and --panel-config, or use --panel simulated"
+        ) from None
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -16,6 +16,7 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import PRESETS, HandfootError, get_preset, rules_to_toml
+from hardware.display import state_face
 from scanner.service import Button, NoSuchThing, TableService
 from scanner.service.checks import parse_rules
 from scanner.service.views import public_view, rules_json
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 Mode = Literal["meld", "table", "leftovers"]
 PRESET_OPTIONS = ("brouillette:low", "brouillette-partners:low")
 SCAN_WAIT_S = 120.0
+HOLD_WAIT_S = 30.0
 EVENT_QUEUE = 64
 
 
@@ -77,7 +79,17 @@ class ConfirmIn(Body):
     accept_checks: bool = False
 
 
-def api_router(service: TableService) -> APIRouter:
+def panel_face(service: TableService, panel: Any) -> dict:
+    """What the panel shows: read back from its gpiozero devices when there is one, else drawn
+    from the service's state the same way."""
+    if panel is not None:
+        return panel.snapshot()
+    return state_face(service.state).to_json()
+
+
+def api_router(service: TableService, panel: Any = None) -> APIRouter:
+    """``panel``: the simulated or GPIO panel; the drawn buttons press it (on the simulated
+    one, a press drives gpiozero's mock pin, so it is a real gpiozero button event)."""
     router = APIRouter(prefix="/api")
 
     @router.get("/state")
@@ -185,13 +197,27 @@ def api_router(service: TableService) -> APIRouter:
         return {"deal": service.undo()}
 
     @router.get("/panel")
-    def panel() -> dict:
-        return service.state.panel.to_json()
+    def panel_state() -> dict:
+        return service.state.panel.to_json() | {"face": panel_face(service, panel)}
 
     @router.post("/panel/{button}")
     def press(button: Literal["scan", "mode", "next"]) -> dict:
-        outcome = service.press(Button(button)).result(timeout=SCAN_WAIT_S)
-        return {"panel": service.state.panel.to_json(), "scan": public_view(outcome)}
+        which = Button(button)
+        future = panel.press(which) if panel is not None else service.press(which)
+        outcome = future.result(timeout=SCAN_WAIT_S)
+        return {
+            "panel": service.state.panel.to_json(),
+            "face": panel_face(service, panel),
+            "scan": public_view(outcome) if which is Button.SCAN else None,
+        }
+
+    @router.post("/panel/{button}/hold")
+    def hold(button: Literal["scan", "next"]) -> dict:
+        """Hold SCAN (cancel) or NEXT (undo the last deal) for the panel's hold time."""
+        which = Button(button)
+        future = panel.hold(which) if panel is not None else service.hold(which)
+        future.result(timeout=HOLD_WAIT_S)
+        return {"panel": service.state.panel.to_json(), "face": panel_face(service, panel)}
 
     @router.get("/events", response_class=EventSourceResponse)
     async def events() -> AsyncIterator[ServerSentEvent]:

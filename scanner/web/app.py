@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -36,16 +37,25 @@ class WebSettings:
     manage_service: bool = True  # start and stop the service with the app
 
 
-def create_app(service: TableService, settings: WebSettings | None = None) -> FastAPI:
+def create_app(
+    service: TableService, settings: WebSettings | None = None, panel: Any = None
+) -> FastAPI:
+    """``panel``: the LED/button panel (``hardware.simulated.SimulatedPanel`` or
+    ``hardware.panel.Panel``) the page's drawn panel presses and shows; without one the drawn
+    buttons call the service directly and the face is drawn from the service's state."""
     settings = settings or WebSettings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.manage_service:
             service.start()
+        if panel is not None:
+            panel.start()
         try:
             yield
         finally:
+            if panel is not None:
+                panel.close()
             if settings.manage_service:
                 service.stop()
 
@@ -60,9 +70,10 @@ def create_app(service: TableService, settings: WebSettings | None = None) -> Fa
     app.state.templates = templates
     app.state.settings = settings
     app.state.service = service
+    app.state.panel = panel
     errors.install(app)
-    app.include_router(api_router(service))
-    app.include_router(page_router(service, templates, settings))
+    app.include_router(api_router(service, panel))
+    app.include_router(page_router(service, templates, settings, panel))
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     def limit_for(path: str) -> int:

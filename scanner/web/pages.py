@@ -4,12 +4,15 @@ sends actions to the API and reloads the page's live part when the table changes
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from engine import PRESETS, get_preset
 from scanner.service import ERRORS, NotNow, TableService
+from scanner.web.api import panel_face
 from scanner.web.chart import totals_chart
 
 LINE_TITLES = {
@@ -33,7 +36,9 @@ name = "Our house rules"
 """
 
 
-def page_router(service: TableService, templates: Jinja2Templates, settings) -> APIRouter:
+def page_router(
+    service: TableService, templates: Jinja2Templates, settings, panel: Any = None
+) -> APIRouter:
     router = APIRouter()
 
     def render(request: Request, name: str, page: str, **context) -> HTMLResponse:
@@ -51,6 +56,7 @@ def page_router(service: TableService, templates: Jinja2Templates, settings) -> 
                 "modes": MODE_TITLES,
                 "lines": LINE_TITLES,
                 "errors": ERRORS,
+                "face": panel_face(service, panel),
                 **context,
             },
             headers={"Cache-Control": "no-store"},
