@@ -66,6 +66,12 @@ class SimulatedPanel:
     def close(self) -> None:
         self.panel.close()
 
+    def __enter__(self) -> SimulatedPanel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def pin(self, which: Button | str) -> MockPin:
         """The mock pin a button is wired to."""
         return self.factory.pin(getattr(self.pins, Button(which).value))
