@@ -198,16 +198,32 @@ CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL);
 
 
 def test_migrations_take_a_version_1_file_to_the_latest_one_step_at_a_time(tmp_path: Path):
-    with Store.open(tmp_path) as store:
-        game = store.create_game("Old", "pagat", "", SIDES)
     conn = sqlite3.connect(tmp_path / "handfoot.sqlite3", isolation_level=None)
-    assert schema_version(conn) == 1
+    assert migrate(conn, MIGRATIONS[:1]) == 1  # a file as the first release wrote it
+    conn.close()
+    with Store.open(tmp_path) as store:  # opening it brings it to the latest version
+        game = store.create_game("Old", "pagat", "", SIDES)
+        assert store.schema_version == len(MIGRATIONS)
+        store.save_draft(game.id, 1, {"Us": {"went_out": True}})
+    conn = sqlite3.connect(tmp_path / "handfoot.sqlite3", isolation_level=None)
+    assert schema_version(conn) == len(MIGRATIONS)
     assert migrate(conn, (*MIGRATIONS, V2)) == len(MIGRATIONS) + 1
     assert schema_version(conn) == len(MIGRATIONS) + 1
     assert conn.execute("SELECT name, venue FROM games").fetchall() == [("Old", "kitchen")]
     assert migrate(conn, (*MIGRATIONS, V2)) == len(MIGRATIONS) + 1  # nothing left to do
     conn.close()
-    assert game.id == 1
+
+
+def test_a_deal_draft_is_kept_replaced_and_read_back(tmp_path: Path):
+    with Store.open(tmp_path) as store:
+        game = store.create_game("Draft", "pagat", "", SIDES)
+        assert store.draft(game.id, 1) is None
+        store.save_draft(game.id, 1, {"Us": {"typed_hand": ["5B"]}})
+        store.save_draft(game.id, 1, {"Us": {"typed_hand": ["5B", "JK"]}})
+    with Store.open(tmp_path) as store:
+        assert store.draft(game.id, 1) == {"Us": {"typed_hand": ["5B", "JK"]}}
+        with pytest.raises(NotFound):
+            store.save_draft(999, 1, {})
 
 
 def test_a_failing_migration_leaves_the_file_at_the_version_before(tmp_path: Path):

@@ -1,5 +1,6 @@
 """``handfoot serve`` as a real process: a deal confirmed over HTTP survives the process being
-killed outright, and the table picks the game up where it was."""
+killed outright, and the table picks the game up where it was, with what the players had told
+the page about the deal in progress."""
 
 import os
 import signal
@@ -50,6 +51,9 @@ def test_a_confirmed_deal_survives_kill_9(tmp_path):
             assert client.post("/api/deal/sides/Them", json={"hand": "KR"}).status_code == 200
             confirmed = client.post("/api/deal/confirm", json={})
             assert confirmed.status_code == 200, confirmed.text
+            # deal 2 in progress: what the camera cannot see, told to the page
+            told = client.post("/api/deal/sides/Them", json={"hand": "7B 7B", "went_out": True})
+            assert told.status_code == 200, told.text
     finally:
         os.kill(process.pid, signal.SIGKILL)
         process.wait(10)
@@ -70,6 +74,8 @@ def test_a_confirmed_deal_survives_kill_9(tmp_path):
     assert game["totals"] == {"Us": -55, "Them": -10}
     assert state["game"]["id"] == 1 and state["deal"] == 2
     assert [side["total"] for side in state["sides"]] == [-55, -10]
+    them = state["sides"][1]
+    assert them["typed_hand"] == ["7B", "7B"] and them["went_out"] is True
 
 
 def test_bad_options_are_one_line(tmp_path):

@@ -36,7 +36,14 @@ from scanner.service.errors import (
 from scanner.service.events import Broadcaster
 from scanner.service.images import decode_upload, encode_jpeg
 from scanner.service.panel import HOLDS, Button, PanelState
-from scanner.service.state import SideWork, Standing, TableState, rules_for
+from scanner.service.state import (
+    SideWork,
+    Standing,
+    TableState,
+    draft_of,
+    rules_for,
+    with_draft,
+)
 from scanner.service.views import (
     panel_points,
     rules_json,
@@ -205,7 +212,8 @@ class TableService:
         scans = self.store.scans(game.id, deal_number=state.deal)
         for record in reversed(scans):  # oldest first, so the newest wins
             state = self._attach(state, record, record.reading, rules, state.deal)
-        return state
+        draft = self.store.draft(game.id, state.deal)
+        return state if draft is None else replace(state, sides=with_draft(state.sides, draft))
 
     def new_game(
         self,
@@ -640,6 +648,8 @@ class TableService:
                         for side in new.sides
                     ),
                 )
+            # on disk before the page is told, so a restart mid-deal loses none of it
+            self.store.save_draft(new.game.id, new.deal, draft_of(new.sides))
             self._commit(new, "deal")
             return side_json(work)
 

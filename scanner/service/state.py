@@ -121,3 +121,34 @@ class TableState:
         for side in self.sides:
             ids |= {i for i in (side.table_scan, side.leftovers_scan) if i is not None}
         return ids
+
+
+DRAFT_FIELDS = ("typed_hand", "typed_foot", "went_out", "picked_22")
+
+
+def draft_of(sides: tuple[SideWork, ...]) -> dict:
+    """What the players said about each side this deal (not the scans: they are stored)."""
+    return {
+        side.name: {
+            field: list(value) if isinstance(value := getattr(side, field), tuple) else value
+            for field in DRAFT_FIELDS
+        }
+        for side in sides
+    }
+
+
+def with_draft(sides: tuple[SideWork, ...], draft: dict) -> tuple[SideWork, ...]:
+    """``sides`` with what :func:`draft_of` kept put back; sides it does not name unchanged."""
+    restored = []
+    for side in sides:
+        kept = draft.get(side.name) or {}
+        restored.append(
+            replace(
+                side,
+                typed_hand=tuple(kept.get("typed_hand", side.typed_hand)),
+                typed_foot=tuple(kept.get("typed_foot", side.typed_foot)),
+                went_out=bool(kept.get("went_out", side.went_out)),
+                picked_22=bool(kept.get("picked_22", side.picked_22)),
+            )
+        )
+    return tuple(restored)

@@ -79,7 +79,19 @@ CREATE TABLE corrections (
 CREATE INDEX corrections_by_scan ON corrections (scan_id);
 """
 
-MIGRATIONS: tuple[str, ...] = (V1,)
+# Version 2: what players tell the page about the deal in progress (who went out, an exact 22,
+# cards typed in), kept until the deal is confirmed so a restart mid-deal loses none of it.
+V2 = """
+CREATE TABLE drafts (
+    game_id    INTEGER NOT NULL REFERENCES games (id),
+    number     INTEGER NOT NULL CHECK (number >= 1),
+    updated_at TEXT NOT NULL,
+    data       TEXT NOT NULL,          -- JSON
+    PRIMARY KEY (game_id, number)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2)
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

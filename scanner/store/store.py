@@ -18,6 +18,7 @@ refresh does not queue behind a scan being saved.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import shutil
 import sqlite3
@@ -257,6 +258,29 @@ class Store:
             record = queries.deal(conn, deal_id)
         log.info("game %d: deal %d confirmed (row %d)", game_id, number, record.id)
         return record
+
+    def save_draft(self, game_id: int, number: int, data: dict) -> None:
+        """Keep what the players said about deal ``number`` so far (replacing what was kept);
+        on disk before this returns."""
+        number = checks.row_id("deal number", number)
+        text = checks.to_json_text("deal draft", data)
+        with self._transaction(f"keep the draft of deal {number}", write=True) as conn:
+            queries.require_game(conn, game_id)
+            conn.execute(
+                "INSERT INTO drafts (game_id, number, updated_at, data) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (game_id, number) DO UPDATE SET "
+                "updated_at = excluded.updated_at, data = excluded.data",
+                (game_id, number, utc_now(), text),
+            )
+
+    def draft(self, game_id: int, number: int) -> dict | None:
+        """What :meth:`save_draft` kept for deal ``number``, or None."""
+        with self._transaction(f"read the draft of deal {number}", write=False) as conn:
+            queries.require_game(conn, game_id)
+            row = conn.execute(
+                "SELECT data FROM drafts WHERE game_id = ? AND number = ?", (game_id, number)
+            ).fetchone()
+        return None if row is None else json.loads(row["data"])
 
     def deal(self, deal_id: int) -> DealRecord:
         with self._transaction(f"read deal {deal_id}", write=False) as conn:
