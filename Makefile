@@ -19,7 +19,7 @@ MODEL_WORK ?= build/model
 MODEL_SCENES ?= 2000
 TRAIN_STAMP := $(VENV)/.train-installed
 
-.PHONY: run test lint format clean fonts chromium model
+.PHONY: run test lint format clean fonts chromium shellcheck model
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -64,7 +64,23 @@ chromium:
 	  fi; \
 	fi
 
-test: $(STAMP) fonts chromium
+# The Pi install script is checked with shellcheck. CI runs as root and installs it; elsewhere,
+# or if that fails, its test is skipped and says why.
+shellcheck:
+	@if ! command -v shellcheck >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing shellcheck for the install script's test"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q shellcheck >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null && \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q shellcheck >/dev/null; } || \
+	    echo "note: shellcheck could not be installed; its test will be skipped"; \
+	  else \
+	    echo "note: the install script's shellcheck test is skipped; to run it:"; \
+	    echo "  sudo apt-get install shellcheck"; \
+	  fi; \
+	fi
+
+test: $(STAMP) fonts chromium shellcheck
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
