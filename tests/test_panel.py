@@ -5,11 +5,13 @@ service here is a small recording one we own; ``test_panel_web.py`` uses the rea
 from __future__ import annotations
 
 import doctest
+import re
 import threading
 import time
 from concurrent.futures import Future
 from dataclasses import replace
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 from gpiozero import Device, LEDCharDisplay
@@ -360,3 +362,15 @@ def test_the_panel_closes_its_pins(service, factory):
     assert service.events.count == 0
     # Every pin is free again: a second panel can take them.
     Panel(service, QUICK, pin_factory=factory).close()
+
+
+def test_the_readmes_wiring_table_is_the_pin_map_and_the_header():
+    """Each row: the pin map key, its BCM number and the header pin gpiozero puts it on."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    rows = re.findall(r"^\| [^|]+ \| `([a-z_.0-9]+)` \| (\d+) \| (\d+) \|$", readme, re.MULTILINE)
+    pins = dict(PinMap().pins())
+    assert {key for key, _, _ in rows} == set(pins)
+    header = MockFactory(revision="c03112").board_info.headers["J8"].pins  # a Pi 4B
+    for key, bcm, position in rows:
+        assert pins[key] == int(bcm), key
+        assert header[int(position)].name == f"GPIO{bcm}", key
