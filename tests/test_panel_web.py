@@ -5,6 +5,7 @@ recogniser, the simulated camera) acts on. And a whole deal scored with the pane
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import replace
 
 import pytest
@@ -130,6 +131,22 @@ def test_holding_scan_cancels_the_scan_under_way(tmp_path, recogniser):
         assert table.service.state.last_scan is None
         # The next press scans as usual.
         assert press(client, "scan")["scan"]["side"] == "Us"
+    table.close()
+
+
+def test_next_during_a_scan_leaves_it_running(tmp_path, recogniser):
+    table = Table(tmp_path / "busy", recogniser, frames=3)
+    with TestClient(table.app, base_url="http://localhost") as client:
+        new_game(client)
+        future = table.panel.press("scan")
+        deadline = time.monotonic() + 10
+        while not table.service.state.panel.busy and time.monotonic() < deadline:
+            time.sleep(0.005)
+        moved = press(client, "next")
+        assert moved["panel"]["side"] == "Them" and moved["panel"]["busy"] is True
+        assert moved["face"]["display"] == "----"
+        assert press(client, "scan", status=409)["error"].startswith("A scan is already running")
+        assert future.result(60)["side"] == "Us"  # the scan is the side's it was pressed for
     table.close()
 
 

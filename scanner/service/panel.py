@@ -71,11 +71,13 @@ class PanelState:
         return replace(self, mode=mode, confirming=False)
 
     def next_side(self, sides: list[str]) -> PanelState:
-        """The next side, with the display cleared: the panel then shows which side it is."""
+        """The next side, with the display cleared (the panel then shows which side it is);
+        a scan under way keeps its display."""
         if not sides:
             return replace(self, side=None)
         at = sides.index(self.side) if self.side in sides else -1
-        return replace(self.cleared(), side=sides[(at + 1) % len(sides)])
+        shown = self if self.busy else self.cleared()
+        return replace(shown, side=sides[(at + 1) % len(sides)], confirming=False)
 
     def scanning(self) -> PanelState:
         return replace(self, busy=True, light="amber", display="....", confirming=False)
