@@ -105,6 +105,24 @@ class DealResult:
     def possible(self) -> bool:
         return not self.problems
 
+    def to_dict(self) -> dict[str, object]:
+        """The deal scored, as ``handfoot score --json`` prints it and the game record keeps it."""
+        return {
+            "rules": self.deal.rules.name,
+            "deal": self.deal.number,
+            "possible": self.possible,
+            "teams": [
+                {
+                    "name": side.name,
+                    "total": side.total,
+                    "breakdown": side.breakdown.to_dict(),
+                    "books": side.books,
+                }
+                for side in self.sides
+            ],
+            "problems": [problem.to_dict() for problem in self.problems],
+        }
+
 
 def score_deal(deal: Deal) -> DealResult:
     """Score every side. A deal that cannot have happened still gets its breakdowns, and its

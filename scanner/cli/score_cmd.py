@@ -84,21 +84,7 @@ def run_game(args: argparse.Namespace) -> int:
 
 
 def deal_as_json(result: DealResult) -> dict:
-    return {
-        "rules": result.deal.rules.name,
-        "deal": result.deal.number,
-        "possible": result.possible,
-        "teams": [
-            {
-                "name": side.name,
-                "total": side.total,
-                "breakdown": side.breakdown.to_dict(),
-                "books": side.books,
-            }
-            for side in result.sides
-        ],
-        "problems": [problem.to_dict() for problem in result.problems],
-    }
+    return result.to_dict()
 
 
 def game_as_json(game: GameResult) -> dict:

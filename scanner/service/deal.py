@@ -61,22 +61,8 @@ def score(deal: dict, rules: RuleSet) -> dict:
 
 
 def result_json(result: DealResult) -> dict:
-    """``handfoot score --json``'s form of a scored deal (a test holds the two equal)."""
-    return {
-        "rules": result.deal.rules.name,
-        "deal": result.deal.number,
-        "possible": result.possible,
-        "teams": [
-            {
-                "name": side.name,
-                "total": side.total,
-                "breakdown": side.breakdown.to_dict(),
-                "books": side.books,
-            }
-            for side in result.sides
-        ],
-        "problems": [problem.to_dict() for problem in result.problems],
-    }
+    """``handfoot score --json``'s form of a scored deal."""
+    return result.to_dict()
 
 
 def problem_sentences(result: dict) -> list[str]:
