@@ -44,6 +44,20 @@ class Deal:
     sides: tuple[Side, ...]
 
 
+# Each line of a breakdown in a player's words (the score table, the page).
+LINE_TITLES = {
+    "melded_points": "Melded cards",
+    "book_bonuses": "Book bonuses",
+    "red_threes": "Red threes",
+    "going_out": "Going out",
+    "exact_22": "Exactly 22 picked up",
+    "lady_bonuses": "Ladies on clean groups",
+    "lady_penalties": "Ladies left over",
+    "hand": "Left in hand",
+    "foot": "Untaken foot",
+}
+
+
 @dataclass(frozen=True)
 class Breakdown:
     """Every line of a side's deal score; the lines add up to :attr:`total`.

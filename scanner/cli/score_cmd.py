@@ -16,20 +16,9 @@ from engine import (
     score_deal,
     score_game,
 )
+from engine.scoring import LINE_TITLES
 from scanner.cli.common import EXIT_NO, EXIT_OK, print_json, read_json
 from scanner.rules_files import load_rules
-
-LINE_TITLES = {
-    "melded_points": "Melded cards",
-    "book_bonuses": "Book bonuses",
-    "red_threes": "Red threes",
-    "going_out": "Going out",
-    "exact_22": "Exactly 22 picked up",
-    "lady_bonuses": "Ladies on clean groups",
-    "lady_penalties": "Ladies left over",
-    "hand": "Left in hand",
-    "foot": "Untaken foot",
-}
 
 
 def register(subcommands: argparse._SubParsersAction) -> None:

@@ -11,21 +11,11 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from engine import PRESETS, get_preset
+from engine.scoring import LINE_TITLES
 from scanner.service import ERRORS, NotNow, TableService
 from scanner.web.api import panel_face
 from scanner.web.chart import totals_chart
 
-LINE_TITLES = {
-    "melded_points": "Melded cards",
-    "book_bonuses": "Book bonuses",
-    "red_threes": "Red threes",
-    "going_out": "Going out",
-    "exact_22": "Exactly 22 picked up",
-    "lady_bonuses": "Ladies on clean groups",
-    "lady_penalties": "Ladies left over",
-    "hand": "Left in hand",
-    "foot": "Untaken foot",
-}
 MODE_TITLES = {"table": "Table", "leftovers": "Leftovers", "meld": "Meld check"}
 IMAGE_CACHE = "private, max-age=86400"
 STARTER_RULES = """base = "pagat"
