@@ -22,18 +22,14 @@ from typing import Any
 
 from engine import (
     Card,
-    Deal,
     Deck,
     HandfootError,
     RuleSet,
-    Side,
     UnknownCardError,
-    check_initial,
     check_meld,
-    check_side_melds,
-    score_deal,
 )
 from scanner.service.errors import BadInput, NoSuchThing
+from scanner.table.modes import leftover_totals, meld_totals, table_totals
 
 FORMAT = "handfoot-reading/1"
 MODES = ("meld", "table", "leftovers")
@@ -281,44 +277,17 @@ def score_reading(reading: dict, rules: RuleSet, deal: int) -> dict:
                 "points": verdict.points,
             }
         )
-    red_threes = engine_cards(reading["red_threes"], rules.deck)
-    side = Side("table", melds=tuple(v.cards for v in verdicts), red_threes=red_threes)
-    result = score_deal(Deal(rules, deal, (side,)))
-    lines = result.sides[0].breakdown
-    problems = [_where(p) for p in check_side_melds(verdicts, rules)]
-    problems += [p.message for p in result.problems if p.meld is None]
-    totals: dict[str, int | bool] = {"points": sum(v.points for v in verdicts)}
     if mode == "table":
-        totals = {
-            "melded_points": lines.melded_points,
-            "book_bonuses": lines.book_bonuses,
-            "red_threes": lines.red_threes,
-            "lady_bonuses": lines.lady_bonuses,
-        }
-        totals["total"] = sum(int(value) for value in totals.values())
-        books = result.sides[0].books
-        totals |= {"books": books["all"], "clean_books": books["clean"]}
+        red_threes = engine_cards(reading["red_threes"], rules.deck)
+        totals, problems = table_totals(verdicts, red_threes, rules, deal)
     else:
-        initial = check_initial(verdicts, rules, deal)
-        problems += [problem.message for problem in initial]
-        totals |= {
-            "initial_points": sum(v.card_points for v in verdicts),
-            "initial_minimum": rules.minimum_for(deal),
-            "opens": bool(verdicts) and not initial and all(v.legal for v in verdicts),
-        }
-    return _view(reading, melds, problems, totals)
+        totals, problems = meld_totals(verdicts, rules, deal, initial=True)
+    return _view(reading, melds, [_where(problem) for problem in problems], totals)
 
 
 def _score_leftovers(reading: dict, rules: RuleSet, deal: int) -> dict:
     held = engine_cards(reading["leftovers"], rules.deck)
-    lines = score_deal(Deal(rules, deal, (Side("leftovers", hand=held),))).sides[0].breakdown
-    totals: dict[str, int | bool] = {
-        "cards": lines.hand,
-        "red_threes": lines.red_threes,
-        "lady_penalties": lines.lady_penalties,
-    }
-    totals["total"] = sum(int(value) for value in totals.values())
-    return _view(reading, [], [], totals)
+    return _view(reading, [], [], leftover_totals(held, rules, deal))
 
 
 def _view(reading: dict, melds: list, problems: list[str], totals: dict) -> dict:

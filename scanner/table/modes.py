@@ -13,7 +13,7 @@ says which readings it could not use (``unplaced``), each with the reason.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 import cv2
@@ -29,7 +29,6 @@ from engine import (
     UnknownCardError,
     check_initial,
     check_meld,
-    check_side_melds,
     score_deal,
 )
 from scanner.table.grouping import Grouping, group_cards
@@ -194,6 +193,56 @@ def outline(cards: Sequence[CardReading]) -> tuple[tuple[float, float], ...]:
     return tuple((float(x), float(y)) for x, y in hull)
 
 
+def table_totals(
+    melds: Sequence[MeldCheck], red_threes: Sequence[Card], rules: RuleSet, deal: int
+) -> tuple[dict[str, int | bool], tuple[Problem, ...]]:
+    """A side's table as the engine scores it: melded points, bonuses, red threes and books,
+    and the problems of the table as a whole (a second incomplete meld of a rank…)."""
+    side = Side("table", melds=tuple(meld.cards for meld in melds), red_threes=tuple(red_threes))
+    scored = score_deal(Deal(rules, deal, (side,)))
+    lines, books = scored.sides[0].breakdown, scored.sides[0].books
+    totals: dict[str, int | bool] = {
+        "melded_points": lines.melded_points,
+        "book_bonuses": lines.book_bonuses,
+        "red_threes": lines.red_threes,
+        "lady_bonuses": lines.lady_bonuses,
+    }
+    totals["total"] = sum(int(value) for value in totals.values())
+    totals |= {"books": books["all"], "clean_books": books["clean"]}
+    problems = tuple(replace(p, side=None) for p in scored.problems if p.meld is None)
+    return totals, problems
+
+
+def meld_totals(
+    melds: Sequence[MeldCheck], rules: RuleSet, deal: int, *, initial: bool
+) -> tuple[dict[str, int | bool], tuple[Problem, ...]]:
+    """The melds' points and, with ``initial``, whether laid together they open deal ``deal``."""
+    totals: dict[str, int | bool] = {"points": sum(meld.points for meld in melds)}
+    if not initial:
+        return totals, ()
+    problems = tuple(check_initial(melds, rules, deal))
+    totals["initial_minimum"] = rules.minimum_for(deal)
+    totals["initial_points"] = sum(meld.card_points for meld in melds)
+    totals["opens"] = bool(melds) and not problems and all(meld.legal for meld in melds)
+    return totals, problems
+
+
+def leftover_totals(
+    cards: Sequence[Card], rules: RuleSet, deal: int, *, foot: bool = False
+) -> dict[str, int | bool]:
+    """What cards left in a hand (or, with ``foot``, an untaken foot) cost the side."""
+    held = tuple(cards)
+    side = Side(name="leftovers", hand=() if foot else held, foot=held if foot else ())
+    lines = score_deal(Deal(rules, deal, (side,))).sides[0].breakdown
+    totals: dict[str, int | bool] = {
+        "cards": lines.foot if foot else lines.hand,
+        "red_threes": lines.red_threes,
+        "lady_penalties": lines.lady_penalties,
+    }
+    totals["total"] = sum(int(value) for value in totals.values())
+    return totals
+
+
 def read_melds(
     cards: Sequence[CardReading], rules: RuleSet, *, deal: int = 1, initial: bool = False
 ) -> TableResult:
@@ -208,14 +257,7 @@ def read_melds(
     melds = [meld for g, o in groups if (meld := _meld(g, o, rules, unplaced)) is not None]
     unplaced += [Unplaced(card, LONE_CARD) for card in loose]
     red_threes = tuple(grouping.red_threes)
-    problems: list[Problem] = []
-    totals: dict[str, int | bool] = {"points": sum(meld.verdict.points for meld in melds)}
-    if initial:
-        verdicts = [meld.verdict for meld in melds]
-        problems += check_initial(verdicts, rules, deal)
-        totals["initial_minimum"] = rules.minimum_for(deal)
-        totals["initial_points"] = sum(verdict.card_points for verdict in verdicts)
-        totals["opens"] = bool(melds) and not problems and all(v.legal for v in verdicts)
+    totals, problems = meld_totals([meld.verdict for meld in melds], rules, deal, initial=initial)
     return TableResult(
         Mode.MELD,
         rules,
@@ -225,7 +267,7 @@ def read_melds(
         (),
         tuple(unplaced),
         totals,
-        tuple(problems),
+        problems,
     )
 
 
@@ -247,23 +289,8 @@ def read_table(
     ]
     unplaced += [Unplaced(card, LONE_CARD) for card in grouping.singles]
     threes = _usable(grouping.red_threes, rules, unplaced)
-    side = Side(
-        name="table",
-        melds=tuple(meld.verdict.cards for meld in melds),
-        red_threes=tuple(card for _, card in threes),
-    )
-    lines = score_deal(Deal(rules, deal, (side,))).sides[0].breakdown
-    totals: dict[str, int | bool] = {
-        "melded_points": lines.melded_points,
-        "book_bonuses": lines.book_bonuses,
-        "red_threes": lines.red_threes,
-        "lady_bonuses": lines.lady_bonuses,
-    }
-    totals["total"] = sum(int(value) for value in totals.values())
-    books = [meld.verdict for meld in melds if meld.verdict.complete and meld.verdict.legal]
-    totals["books"] = len(books)
-    totals["clean_books"] = sum(verdict.kind.counts_as_clean for verdict in books)
-    problems = check_side_melds([meld.verdict for meld in melds], rules)
+    verdicts = [meld.verdict for meld in melds]
+    totals, problems = table_totals(verdicts, [card for _, card in threes], rules, deal)
     return TableResult(
         Mode.TABLE,
         rules,
@@ -273,7 +300,7 @@ def read_table(
         (),
         tuple(unplaced),
         totals,
-        tuple(problems),
+        problems,
     )
 
 
@@ -284,15 +311,7 @@ def read_leftovers(
     foot) and counts against the side; red threes and Ladies cost what the rules say."""
     unplaced: list[Unplaced] = []
     usable = _usable(sorted(cards, key=_reading_order), rules, unplaced)
-    held = tuple(card for _, card in usable)
-    side = Side(name="leftovers", hand=() if foot else held, foot=held if foot else ())
-    lines = score_deal(Deal(rules, deal, (side,))).sides[0].breakdown
-    totals: dict[str, int | bool] = {
-        "cards": lines.foot if foot else lines.hand,
-        "red_threes": lines.red_threes,
-        "lady_penalties": lines.lady_penalties,
-    }
-    totals["total"] = sum(int(value) for value in totals.values())
+    totals = leftover_totals([card for _, card in usable], rules, deal, foot=foot)
     return TableResult(
         Mode.LEFTOVERS,
         rules,
