@@ -1,0 +1,119 @@
+"""Games: starting one, putting a stored one back on the table (at start-up too), and reading
+past games and their exports."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from engine import HandfootError, RuleSet
+from scanner.service import history
+from scanner.service.camera import TableCamera
+from scanner.service.checks import check_sides, parse_rules
+from scanner.service.errors import Busy
+from scanner.service.panel import PanelState
+from scanner.service.state import SideWork, Standing, TableState, rules_for, with_draft
+from scanner.service.worker import Worker
+from scanner.service.working import with_scan
+from scanner.store import GameRecord, Store
+
+log = logging.getLogger(__name__)
+
+
+def resumed(
+    store: Store, game: GameRecord, rules: RuleSet, panel: PanelState, version: int
+) -> TableState:
+    """The table at ``game``'s next deal: its standing, and the deal in progress picked up
+    where it was left (each side's newest scans and what the players said)."""
+    standing_deals = store.deals(game.id)
+    sides = tuple(SideWork(side["name"], tuple(side.get("players", []))) for side in game.sides)
+    names = [side.name for side in sides]
+    number = len(standing_deals) + 1
+    state = TableState(
+        version=version,
+        game=game,
+        rules=rules,
+        deal=number if number <= rules.deals else None,
+        sides=sides,
+        standing=Standing.of(names, standing_deals),
+        panel=replace(panel, side=names[0] if names else None).cleared(),
+    )
+    if state.deal is None:
+        return state
+    # The deal in progress: each side's newest table and leftovers scans.
+    scans = store.scans(game.id, deal_number=state.deal)
+    for record in reversed(scans):  # oldest first, so the newest wins
+        state = with_scan(state, record, record.reading, rules, state.deal)
+    draft = store.draft(game.id, state.deal)
+    return state if draft is None else replace(state, sides=with_draft(state.sides, draft))
+
+
+class Games(Worker):
+    """New and resumed games, and the record of past ones."""
+
+    store: Store
+    camera: TableCamera
+
+    def _restore(self) -> TableState:
+        for game in self.store.games():
+            try:
+                rules = rules_for(game)
+            except HandfootError as error:
+                log.warning("game %d cannot be resumed: %s", game.id, error)
+                continue
+            self.camera.use_deck(rules.deck)
+            return self._resume(game, rules, PanelState())
+        return TableState()
+
+    def _resume(self, game: GameRecord, rules: RuleSet, panel: PanelState) -> TableState:
+        return resumed(self.store, game, rules, panel, self._state.version)
+
+    def new_game(
+        self,
+        *,
+        name: str,
+        sides: list[dict],
+        rules: str | None = None,
+        rules_toml: str | None = None,
+    ) -> dict:
+        """Start a game: ``sides`` as ``[{"name", "players": [...]}]``, the rules a preset
+        name or a house-rules text. Returns the game."""
+        checked = check_sides(sides)
+        played, rules_name, toml = parse_rules(rules, rules_toml)
+        name = (name or "").strip()[:80]
+
+        def apply() -> dict:
+            if self._state.panel.busy:
+                raise Busy()
+            game = self.store.create_game(name, rules_name, toml, checked)
+            self.camera.use_deck(played.deck)
+            state = self._resume(game, played, self._state.panel)
+            self._commit(state, "game", f"A new game has started: deal 1, {played.name} rules.")
+            return game.to_json()
+
+        return self._call(apply)
+
+    def resume_game(self, game_id: int) -> dict:
+        """Make a stored game the table's game again, at its next deal."""
+
+        def apply() -> dict:
+            game = self.store.game(game_id)
+            played = rules_for(game)
+            self.camera.use_deck(played.deck)
+            state = self._resume(game, played, self._state.panel)
+            self._commit(state, "game", f"Game {game.id} is on the table again.")
+            return game.to_json()
+
+        return self._call(apply)
+
+    def games(self) -> list[dict]:
+        """Every game, newest first, with its totals and winner."""
+        return history.games(self.store)
+
+    def game(self, game_id: int) -> dict:
+        """One game: its summary, every deal's breakdown and its scans."""
+        return history.game(self.store, game_id)
+
+    def export(self, game_id: int, kind: str) -> dict | str:
+        """A game as JSON (a dict) or CSV (text), for keeping or a spreadsheet."""
+        return history.export(self.store, game_id, kind)
