@@ -20,7 +20,8 @@ log = logging.getLogger(__name__)
 LOCATOR_FILE = "locator.onnx"
 CLASSIFIER_FILE = "classifier.onnx"
 CLASSIFIER_BATCH = 64  # crops per classifier run: its activations grow with the batch
-RETRY_TURNS = (-90.0, -60.0, -30.0, 30.0, 60.0, 90.0)
+RETRY_TURNS = (-90.0, -60.0, -30.0, -15.0, 15.0, 30.0, 60.0, 90.0)
+UNSURE_BELOW = 0.7  # a reading less sure than this is also read again, turned
 RETRY_CONFIDENCE = 0.8  # a mark read again turned counts only this sure
 WARM_UP_SIZE = (1280, 960)
 
@@ -221,12 +222,15 @@ class Recogniser:
         return codes, confidence
 
     def _read_again(self, frame: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
-        """A mark the classifier calls "not an index" is most often a real index whose angle
-        the locator missed by 30–90° (measured: median 33° on such marks): read it again turned
-        by those angles, and keep a reading the classifier is sure of. On 120 validation scenes
-        this found 2.4 % more cards for 0.3 % of precision."""
+        """A mark the classifier calls "not an index", or reads unsurely, is most often a real
+        index whose angle the locator missed (measured: median 33° on the marks called "not an
+        index"): read it again turned by 15–90°, and keep a surer reading the classifier is sure
+        of. On 120 validation scenes: recall 83.5 → 85.7 %, codes right 93.8 → 94.8 %,
+        precision 92.5 → 92.6 %."""
         none = self.contract.not_an_index
-        doubtful = [n for n, r in enumerate(readings) if r.code == none]
+        doubtful = [
+            n for n, r in enumerate(readings) if r.code == none or r.confidence < UNSURE_BELOW
+        ]
         if not doubtful:
             return readings
         turned = [
@@ -239,6 +243,10 @@ class Recogniser:
         for k, n in enumerate(doubtful):
             tries = range(k * len(RETRY_TURNS), (k + 1) * len(RETRY_TURNS))
             best = max(tries, key=lambda t: (codes[t] != none, confidence[t]))
-            if codes[best] != none and confidence[best] >= RETRY_CONFIDENCE:
+            if (
+                codes[best] != none
+                and confidence[best] >= RETRY_CONFIDENCE
+                and confidence[best] > readings[n].confidence
+            ):
                 kept[n] = IndexReading(turned[best], codes[best], confidence[best])
         return kept
