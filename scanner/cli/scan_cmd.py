@@ -182,11 +182,17 @@ def _scan_frames(frames, recogniser, settings):
 
 
 def _scan_camera(args: argparse.Namespace, recogniser, settings) -> int:
-    from scanner.camera import CameraError, ReliableSource, open_source
+    from scanner.camera import CameraError, ReliableSource, open_source, parse_spec
+    from scanner.table.modes import Mode
     from scanner.table.scan import scan_source
 
     try:
-        source = ReliableSource(open_source(args.camera))
+        options = {}
+        if parse_spec(args.camera).kind == "synthetic":
+            # rendered tables of the deck the rules play, of what the mode scans
+            layout = "leftovers" if settings.mode is Mode.LEFTOVERS else "side"
+            options = {"deck": settings.rules.deck.value, "layout": layout}
+        source = ReliableSource(open_source(args.camera, **options))
         with source:
             scan = scan_source(source, recogniser, settings)
     except CameraError as error:
