@@ -79,9 +79,9 @@ def mine_classifier_samples(
     from scanner.vision.contract import Contract
     from scanner.vision.decode import decode_heads
     from scanner.vision.preprocess import crop_matrix, locator_input
-    from scanner.vision.recogniser import _session
+    from scanner.vision.recogniser import open_session
 
-    session = _session(locator, threads=2)
+    session = open_session(locator, threads=2)
     contract = replace(Contract.from_spec(), peak_threshold=peak)
     crops, classes = [], []
     for path in tqdm(scene_files(scenes)[offset::every], desc="locator marks", unit="scene"):

@@ -48,7 +48,9 @@ def default_model_dir() -> Path:
     return Path(model.__file__).parent
 
 
-def _session(path: Path, threads: int):
+def open_session(path: Path, threads: int):
+    """An onnxruntime session on the CPU for the model at ``path``, or a plain
+    :class:`RecogniserError` when the file is missing or damaged."""
     if not path.is_file():
         raise RecogniserError(
             f"{path}: no such model file; train the recogniser with `make model` "
@@ -113,8 +115,8 @@ class Recogniser:
         if threads < 1:
             raise RecogniserError(f"threads must be at least 1, not {threads}")
         locator_path, classifier_path = folder / LOCATOR_FILE, folder / CLASSIFIER_FILE
-        locator = _session(locator_path, threads)
-        classifier = _session(classifier_path, threads)
+        locator = open_session(locator_path, threads)
+        classifier = open_session(classifier_path, threads)
         contract = Contract.load(folder)
         image, heads = _names(locator, "image", "heads", locator_path)
         crops, logits = _names(classifier, "crops", "logits", classifier_path)
