@@ -48,37 +48,30 @@ fonts:
 	  fi; \
 	fi
 
-# The browser test drives Debian's chromium (Playwright never downloads a browser here). CI
-# runs as root and installs it; elsewhere, or if that fails, the test is skipped and says why.
-chromium:
-	@if ! command -v chromium >/dev/null; then \
+# $(call apt_tool,COMMAND,PACKAGE,WHAT NEEDS IT): CI runs as root and installs PACKAGE with apt
+# when COMMAND is missing; elsewhere, or if that fails, the test that needs it is skipped and
+# says why. The browser test drives Debian's chromium (Playwright never downloads a browser
+# here); the Pi install script is checked with shellcheck.
+define apt_tool
+	@if ! command -v $(1) >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing chromium for the browser test"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 || \
+	    echo "installing $(2) for $(3)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(2) >/dev/null 2>&1 || \
 	    { apt-get update -q >/dev/null && \
-	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; } || \
-	    echo "note: chromium could not be installed; the browser test will be skipped"; \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(2) >/dev/null; } || \
+	    echo "note: $(2) could not be installed; $(3) will be skipped"; \
 	  else \
-	    echo "note: the browser test is skipped without chromium; to run it:"; \
-	    echo "  sudo apt-get install chromium"; \
+	    echo "note: $(3) is skipped without $(2); to run it:"; \
+	    echo "  sudo apt-get install $(2)"; \
 	  fi; \
 	fi
+endef
 
-# The Pi install script is checked with shellcheck. CI runs as root and installs it; elsewhere,
-# or if that fails, its test is skipped and says why.
+chromium:
+	$(call apt_tool,chromium,chromium,the browser test)
+
 shellcheck:
-	@if ! command -v shellcheck >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing shellcheck for the install script's test"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q shellcheck >/dev/null 2>&1 || \
-	    { apt-get update -q >/dev/null && \
-	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q shellcheck >/dev/null; } || \
-	    echo "note: shellcheck could not be installed; its test will be skipped"; \
-	  else \
-	    echo "note: the install script's shellcheck test is skipped; to run it:"; \
-	    echo "  sudo apt-get install shellcheck"; \
-	  fi; \
-	fi
+	$(call apt_tool,shellcheck,shellcheck,the install script's test)
 
 test: $(STAMP) fonts chromium shellcheck
 	$(BIN)/ruff check .

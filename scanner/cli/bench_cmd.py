@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from scanner.cli.common import EXIT_OK, CommandError
+from scanner.cli.scan_cmd import load_recogniser
 from scanner.cli.synth_cmd import frame_size
 
 
@@ -103,7 +104,7 @@ def bench_synth(args: argparse.Namespace) -> int:
         "size": f"{args.size[0]}x{args.size[1]}",
         "scenes": args.count,
         "median_ms": round(median * 1000, 1),
-        "p90_ms": round(sorted(times)[int(0.9 * (len(times) - 1))] * 1000, 1),
+        "p90_ms": _p90_ms(times),
         "scenes_per_s": round(1 / median, 2),
         "warmup_s": round(warmup_s, 1),
     }
@@ -149,6 +150,11 @@ def _busy_scene_star(job: tuple[int, int, tuple[int, int]]) -> tuple[bytes, int]
     return _busy_scene(*job)
 
 
+def _p90_ms(seconds: list[float]) -> float:
+    """The 90th percentile (nearest rank) of times in seconds, in milliseconds."""
+    return round(sorted(seconds)[math.ceil(0.9 * len(seconds)) - 1] * 1000, 1)
+
+
 def _peak_mb() -> float:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / 2**20 if sys.platform == "darwin" else peak / 2**10  # bytes vs KiB
@@ -161,14 +167,9 @@ def bench_scan(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
-    from scanner.vision import Recogniser, RecogniserError
-
     frames = _busy_frames(args)
     started = time.perf_counter()
-    try:
-        recogniser = Recogniser.load(args.models, threads=args.threads)
-    except RecogniserError as error:
-        raise CommandError(str(error)) from None
+    recogniser = load_recogniser(args)
     load_s = time.perf_counter() - started
     times, read = [], 0
     for jpeg, _ in frames:
@@ -184,7 +185,7 @@ def bench_scan(args: argparse.Namespace) -> int:
         "countable_cards_mean": round(statistics.mean(cards for _, cards in frames), 1),
         "cards_read_mean": round(read / len(frames), 1),
         "median_ms": round(statistics.median(times) * 1000, 1),
-        "p90_ms": round(sorted(times)[math.ceil(0.9 * len(times)) - 1] * 1000, 1),
+        "p90_ms": _p90_ms(times),
         "load_s": round(load_s, 2),
         "peak_rss_mb": round(_peak_mb(), 1),
     }
@@ -209,12 +210,8 @@ def bench_pipeline(args: argparse.Namespace) -> int:
     from scanner.rules_files import load_rules
     from scanner.table.modes import Mode
     from scanner.table.scan import ScanSettings, scan_source
-    from scanner.vision import Recogniser, RecogniserError
 
-    try:
-        recogniser = Recogniser.load(args.models, threads=args.threads)
-    except RecogniserError as error:
-        raise CommandError(str(error)) from None
+    recogniser = load_recogniser(args)
     settings = ScanSettings(Mode.TABLE, load_rules(args.rules), frames=args.frames)
     times, capture, read, cards = [], [], [], []
     try:
@@ -236,7 +233,7 @@ def bench_pipeline(args: argparse.Namespace) -> int:
         "frames": args.frames,
         "cards_mean": round(statistics.mean(cards), 1),
         "median_ms": round(statistics.median(times) * 1000, 1),
-        "p90_ms": round(sorted(times)[math.ceil(0.9 * len(times)) - 1] * 1000, 1),
+        "p90_ms": _p90_ms(times),
         "capture_median_ms": round(statistics.median(capture), 1),
         "read_median_ms": round(statistics.median(read), 1),
         "peak_rss_mb": round(_peak_mb(), 1),
