@@ -23,13 +23,14 @@ def scenes(tmp_path_factory):
 def test_smoke_training_runs_resumes_and_exports(scenes, tmp_path):
     work, out = tmp_path / "work", tmp_path / "out"
     common = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
-    steps = ["--locator-steps", "4", "--classifier-steps", "4", "--batch", "2"]
+    steps = ["--locator-steps", "4", "--locator-more", "--classifier-steps", "4", "--batch", "2"]
     assert train(["cut", *common]) == 0
     assert train(["locator", *common, *steps]) == 0
     first = torch.load(work / "locator.ckpt", weights_only=False)
     assert first["step"] == 4 and len(first["history"]) == 4
-    # Asking for more steps resumes at step 4 instead of starting again.
-    assert train(["locator", *common, "--locator-steps", "6", "--batch", "2"]) == 0
+    # A warm restart of 2 more steps resumes at step 4 instead of starting again.
+    more = ["--locator-steps", "4", "--locator-more", "2", "--batch", "2"]
+    assert train(["locator", *common, *more]) == 0
     resumed = torch.load(work / "locator.ckpt", weights_only=False)
     assert resumed["step"] == 6 and [h["step"] for h in resumed["history"]] == list(range(6))
     # The classifier also learns from the crops where the trained locator marks.

@@ -113,10 +113,10 @@ def models(request) -> Path:
 
 def marked_frame() -> np.ndarray:
     """Two red cells (index centres (202, 102) and (102, 202)) on fields the stand-in reads as
-    KR and 7."""
+    KR and 7B."""
     frame = np.zeros((300, 400, 3), np.uint8)
     frame[..., 1] = green_for("KR")
-    frame[180:230, 80:130, 1] = green_for("7")
+    frame[180:230, 80:130, 1] = green_for("7B")
     frame[100:104, 200:204, 0] = 255
     frame[200:204, 100:104, 0] = 255
     # a fine texture in the blue channel, which neither stand-in looks at, so the frame is not
@@ -156,7 +156,7 @@ def test_scan_reads_what_the_stand_in_models_mark(cli, stand_ins, images, tmp_pa
     result = cli("scan", images["good"], "--json", "--models", stand_ins, "--annotate", tmp_path)
     assert result.code == 0
     cards = {card["code"]: card for card in result.json["cards"]}
-    assert set(cards) == {"KR", "7"}
+    assert set(cards) == {"KR", "7B"}
     assert cards["KR"]["index_box"] == [198.0, 94.0, 206.0, 110.0]  # 8 × 16 around (202, 102)
     # card centre: 1.2 index heights right, 2 down; 4 × 5.5 index heights in size
     centre = (202 + CARD_U * INDEX_H, 102 + CARD_V * INDEX_H)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from model.recogniser.spec import deck_of
 from scanner.vision.images import read_image
 from scanner.vision.recogniser import Recogniser, default_model_dir
 
@@ -28,6 +29,23 @@ def test_fixture_is_read_exactly(recogniser, name):
     cards = recogniser.read(read_image(FIXTURES / name)).cards
     assert sorted(card.code for card in cards) == EXPECTED[name]
     assert not any(card.check for card in cards)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_a_fixture_reads_as_its_own_deck_and_can_be_held_to_the_other(recogniser, name):
+    frame = read_image(FIXTURES / name)
+    deck = {deck_of(code) for code in EXPECTED[name]}.pop()
+    assert recogniser.read(frame).deck == deck
+    assert sorted(card.code for card in recogniser.read(frame, deck=deck).cards) == EXPECTED[name]
+    other = "special" if deck == "standard" else "standard"
+    held = recogniser.read(frame, deck=other)
+    assert held.deck == other and {deck_of(card.code) for card in held.cards} <= {other}
+
+
+def test_an_unknown_deck_is_refused(recogniser):
+    frame = read_image(FIXTURES / sorted(EXPECTED)[0])
+    with pytest.raises(ValueError, match="not 'tarot'"):
+        recogniser.read(frame, deck="tarot")
 
 
 def test_scan_cli_reads_a_fixture(cli):

@@ -78,25 +78,41 @@ class Checkpoint:
         os.replace(temporary, self.path)  # a cut-off never leaves half a checkpoint
 
 
+def cosine_rounds(rounds: list[tuple[int, float]]) -> Callable[[int], float]:
+    """The learning rate at each step: one cosine from its peak to zero per round of
+    (steps, peak); a round after the first is a warm restart that lets a trained model go on
+    learning instead of starting again."""
+    starts = np.cumsum([0] + [length for length, _ in rounds])
+
+    def rate(step: int) -> float:
+        i = min(int(np.searchsorted(starts, step, side="right")) - 1, len(rounds) - 1)
+        length, peak = rounds[i]
+        return peak * 0.5 * (1 + math.cos(math.pi * (step - starts[i]) / length))
+
+    return rate
+
+
 def run_steps(
     name: str,
     model: nn.Module,
-    steps: int,
-    lr: float,
+    rounds: list[tuple[int, float]],
     work: Path,
     batch_loss: Callable[[int, torch.Generator], tuple[torch.Tensor, dict]],
     seed: int,
 ) -> list[dict]:
-    """The shared loop: AdamW with a cosine schedule, resumable at any checkpoint. The batch
-    of step k depends only on (seed, k), so a resumed run sees the same batches."""
-    optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    """The shared loop: AdamW with cosine rounds (``cosine_rounds``), resumable at any
+    checkpoint. The batch of step k depends only on (seed, k), so a resumed run sees the same
+    batches."""
+    steps = sum(length for length, _ in rounds)
+    rate = cosine_rounds(rounds)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=rounds[0][1], weight_decay=1e-4)
     checkpoint = Checkpoint(work / f"{name}.ckpt")
     start, history, _ = checkpoint.load(model, optimiser)
     model.train()
     bar = tqdm(range(start, steps), desc=name, unit="step", initial=start, total=steps)
     for step in bar:
         for group in optimiser.param_groups:
-            group["lr"] = lr * 0.5 * (1 + math.cos(math.pi * step / steps))
+            group["lr"] = rate(step)
         generator = torch.Generator().manual_seed(seed * 1_000_003 + step)
         loss, parts = batch_loss(step, generator)
         optimiser.zero_grad()
@@ -125,7 +141,14 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor, weight: torch.Tensor)
     return ((pos_loss + neg_loss) * weight).sum() / count
 
 
-def train_locator(samples: Path, work: Path, steps: int, batch: int, seed: int) -> Locator:
+LOCATOR_RATE = 2e-3
+
+
+def train_locator(
+    samples: Path, work: Path, steps: int, batch: int, seed: int, more: tuple[int, ...] = ()
+) -> Locator:
+    """``steps`` from scratch, then one warm restart per entry of ``more``, each at half the
+    previous peak rate."""
     torch.manual_seed(seed)
     data = np.load(samples)
     images, truths, counts = data["images"], data["truths"], data["counts"]
@@ -153,7 +176,10 @@ def train_locator(samples: Path, work: Path, steps: int, batch: int, seed: int) 
         )
         return heat + reg, {"heat": heat.item(), "regression": reg.item()}
 
-    history = run_steps("locator", model, steps, 2e-3, work, batch_loss, seed)
+    rounds = [(steps, LOCATOR_RATE)]
+    for length in more:
+        rounds.append((length, rounds[-1][1] / 2))
+    history = run_steps("locator", model, rounds, work, batch_loss, seed)
     (work / "locator-history.json").write_text(json.dumps(history))
     return model
 
@@ -206,7 +232,7 @@ def train_classifier(
         accuracy = float((logits.argmax(1) == y).float().mean())
         return loss, {"accuracy": accuracy}
 
-    history = run_steps("classifier", model, steps, 3e-3, work, batch_loss, seed)
+    history = run_steps("classifier", model, [(steps, 3e-3)], work, batch_loss, seed)
     (work / "classifier-history.json").write_text(json.dumps(history))
     return model
 
@@ -225,6 +251,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, required=True, help="samples and checkpoints")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent)
     parser.add_argument("--locator-steps", type=int, default=20000)
+    parser.add_argument(
+        "--locator-more",
+        type=int,
+        nargs="*",
+        default=[24000],
+        help="steps of each warm restart after --locator-steps (0 restarts: none given)",
+    )
     parser.add_argument("--classifier-steps", type=int, default=6000)
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--crops-per-scene", type=int, default=12, help="locator crops per scene")
@@ -244,7 +277,14 @@ def main(argv: list[str] | None = None) -> int:
         if not classifier_samples.exists():
             cut_classifier_samples(args.scenes, classifier_samples, seed=args.seed)
     if args.stage in ("locator", "all"):
-        train_locator(locator_samples, args.work, args.locator_steps, args.batch, args.seed)
+        train_locator(
+            locator_samples,
+            args.work,
+            args.locator_steps,
+            args.batch,
+            args.seed,
+            tuple(n for n in args.locator_more if n > 0),
+        )
     mined = args.work / "classifier-mined.npz"
     if args.stage in ("mine", "all") and not mined.exists():
         # The classifier learns from the trained locator's own marks: export the locator

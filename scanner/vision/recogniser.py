@@ -12,6 +12,7 @@ import numpy as np
 
 from scanner.vision.cards import CardReading, IndexReading, merge_cards, suppress_duplicates
 from scanner.vision.contract import Contract
+from scanner.vision.decks import best_in_deck, check_deck, infer_deck
 from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
 from scanner.vision.preprocess import check_frame, index_crops, locator_input
@@ -28,15 +29,18 @@ WARM_UP_SIZE = (1280, 960)
 
 @dataclass(frozen=True)
 class Reading:
-    """What one frame showed: the physical cards, and milliseconds spent per stage
-    (``locate``, ``decode``, ``classify``, ``total``)."""
+    """What one frame showed: the physical cards, milliseconds spent per stage (``locate``,
+    ``decode``, ``classify``, ``total``), and the deck the cards were read as (given, or what
+    most of the frame read; None when nothing was read surely)."""
 
     cards: tuple[CardReading, ...]
     timing_ms: dict[str, float]
+    deck: str | None = None
 
     def as_json(self) -> dict:
         return {
             "cards": [card.as_json() for card in self.cards],
+            "deck": self.deck,
             "timing_ms": {stage: round(ms, 1) for stage, ms in self.timing_ms.items()},
         }
 
@@ -144,8 +148,11 @@ class Recogniser:
                 "(one logit per class)"
             )
 
-    def read(self, frame: np.ndarray) -> Reading:
-        """The cards in an RGB uint8 frame [H, W, 3]."""
+    def read(self, frame: np.ndarray, deck: str | None = None) -> Reading:
+        """The cards in an RGB uint8 frame [H, W, 3]. ``deck`` ("standard" or "special", as
+        the rules play) holds every reading to that deck; without it, to the deck most of the
+        frame reads (see ``decks.py``)."""
+        check_deck(deck)
         check_frame(frame)
         started = time.perf_counter()
         heads = self._locate(frame)
@@ -153,7 +160,7 @@ class Recogniser:
         height, width = frame.shape[:2]
         candidates = suppress_duplicates(decode_heads(heads, (width, height), self.contract))
         decoded = time.perf_counter()
-        readings = self._read_indices(frame, candidates)
+        readings, deck = self._read_indices(frame, candidates, deck)
         classified = time.perf_counter()
         cards = merge_cards(
             readings,
@@ -170,7 +177,7 @@ class Recogniser:
         log.debug(
             "read %d cards from %d indices in %.0f ms", len(cards), len(candidates), timing["total"]
         )
-        return Reading(cards, timing)
+        return Reading(cards, timing, deck)
 
     def _locate(self, frame: np.ndarray) -> np.ndarray:
         tensor = locator_input(frame, self.contract)
@@ -193,37 +200,47 @@ class Recogniser:
         return np.concatenate(chunks)
 
     def _read_indices(
-        self, frame: np.ndarray, candidates: tuple[IndexCandidate, ...]
-    ) -> list[IndexReading]:
+        self, frame: np.ndarray, candidates: tuple[IndexCandidate, ...], deck: str | None
+    ) -> tuple[list[IndexReading], str | None]:
+        """Each candidate read (held to ``deck``, or to the deck most of them read), and the
+        deck."""
         if not candidates:
-            return []
-        codes, confidence = self._read(frame, candidates)
+            return [], deck
+        probabilities = self._probabilities(frame, candidates)
+        if deck is None:
+            deck = infer_deck(probabilities, self.contract.classes)
+        codes, confidence = self._pick(probabilities, deck)
         readings = [
             IndexReading(candidate, codes[n], confidence[n])
             for n, candidate in enumerate(candidates)
         ]
-        return self._read_again(frame, readings)
+        return self._read_again(frame, readings, deck), deck
 
-    def _read(
-        self, frame: np.ndarray, places: Sequence[IndexCandidate]
-    ) -> tuple[list[str], list[float]]:
-        """The classifier's best class for each place, and its probability; crops are cut a
+    def _probabilities(self, frame: np.ndarray, places: Sequence[IndexCandidate]) -> np.ndarray:
+        """The classifier's class probabilities for each place [N, classes]; crops are cut a
         batch at a time, so a busy frame never holds them all at once."""
-        classes = self.contract.classes
-        codes: list[str] = []
-        confidence: list[float] = []
+        rows = []
         for start in range(0, len(places), self._batch):
             chunk = places[start : start + self._batch]
             logits = self._classify(index_crops(frame, chunk, self.contract)).astype(np.float64)
             logits -= logits.max(axis=1, keepdims=True)
             probabilities = np.exp(logits)
-            probabilities /= probabilities.sum(axis=1, keepdims=True)
-            best = probabilities.argmax(axis=1)
-            codes += [classes[k] for k in best]
-            confidence += [float(probabilities[n, k]) for n, k in enumerate(best)]
-        return codes, confidence
+            rows.append(probabilities / probabilities.sum(axis=1, keepdims=True))
+        return np.concatenate(rows) if rows else np.zeros((0, len(self.contract.classes)))
 
-    def _read_again(self, frame: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
+    def _pick(self, probabilities: np.ndarray, deck: str | None) -> tuple[list[str], list[float]]:
+        best, confidence = best_in_deck(probabilities, self.contract.classes, deck)
+        return [self.contract.classes[k] for k in best], [float(p) for p in confidence]
+
+    def _read(
+        self, frame: np.ndarray, places: Sequence[IndexCandidate], deck: str | None
+    ) -> tuple[list[str], list[float]]:
+        """The best class of ``deck`` for each place, and its probability."""
+        return self._pick(self._probabilities(frame, places), deck)
+
+    def _read_again(
+        self, frame: np.ndarray, readings: list[IndexReading], deck: str | None
+    ) -> list[IndexReading]:
         """A mark the classifier calls "not an index", or reads unsurely, is most often a real
         index whose angle the locator missed (measured: median 33° on the marks called "not an
         index"): read it again turned by 15–90°, and keep a surer reading the classifier is sure
@@ -240,7 +257,7 @@ class Recogniser:
             for n in doubtful
             for turn in RETRY_TURNS
         ]
-        codes, confidence = self._read(frame, turned)
+        codes, confidence = self._read(frame, turned, deck)
         kept = list(readings)
         for k, n in enumerate(doubtful):
             tries = range(k * len(RETRY_TURNS), (k + 1) * len(RETRY_TURNS))
