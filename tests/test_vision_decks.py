@@ -30,6 +30,14 @@ def test_unsure_readings_and_marks_that_are_no_index_do_not_vote():
     assert infer_deck(np.zeros((0, len(CLASSES))), CLASSES) is None
 
 
+def test_the_expected_deck_weighs_as_three_sure_readings():
+    two = rows({"7": 0.9}, {"LORD": 0.9})
+    assert infer_deck(two, CLASSES, expected="standard") == "standard"
+    four = rows({"7": 0.9}, {"LORD": 0.9}, {"12": 0.9}, {"1": 0.9})
+    assert infer_deck(four, CLASSES, expected="standard") == "special"
+    assert infer_deck(np.zeros((0, len(CLASSES))), CLASSES, expected="special") == "special"
+
+
 def test_a_tied_vote_leaves_the_deck_open():
     assert infer_deck(rows({"KB": 0.9}, {"7": 0.9}), CLASSES) is None
 

@@ -32,14 +32,14 @@ def test_fixture_is_read_exactly(recogniser, name):
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_a_fixture_reads_as_its_own_deck_and_can_be_held_to_the_other(recogniser, name):
+def test_a_fixture_reads_as_its_own_deck_even_when_the_other_is_expected(recogniser, name):
     frame = read_image(FIXTURES / name)
     deck = {deck_of(code) for code in EXPECTED[name]}.pop()
     assert recogniser.read(frame).deck == deck
     assert sorted(card.code for card in recogniser.read(frame, deck=deck).cards) == EXPECTED[name]
+    # a whole table of the other deck outweighs what the rules lead one to expect
     other = "special" if deck == "standard" else "standard"
-    held = recogniser.read(frame, deck=other)
-    assert held.deck == other and {deck_of(card.code) for card in held.cards} <= {other}
+    assert sorted(card.code for card in recogniser.read(frame, deck=other).cards) == EXPECTED[name]
 
 
 def test_an_unknown_deck_is_refused(recogniser):

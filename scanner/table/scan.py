@@ -87,7 +87,7 @@ class Scan:
 def read_frames(frames: Sequence[Frame], recogniser: Recogniser, settings: ScanSettings) -> Scan:
     """Scan frames already taken (photos, a test's rendered scenes)."""
     started = time.perf_counter()
-    readings = [_read(frame, recogniser) for frame in frames]
+    readings = [_read(frame, recogniser, settings) for frame in frames]
     return _finish(tuple(frames), readings, settings, started, capture_ms=0.0)
 
 
@@ -112,17 +112,19 @@ def scan_source(
             frame = source.capture()
             capture_s += time.perf_counter() - taken
             frames.append(frame)
-            pending.append(reader.submit(_read, frame, recogniser))
+            pending.append(reader.submit(_read, frame, recogniser, settings))
         readings = [future.result() for future in pending]
     return _finish(tuple(frames), readings, settings, started, capture_ms=capture_s * 1000)
 
 
-def _read(frame: Frame, recogniser: Recogniser) -> Reading | QualityProblem:
+def _read(frame: Frame, recogniser: Recogniser, settings: ScanSettings) -> Reading | QualityProblem:
     problem = check_quality(frame.image)
     if problem is not None:
         log.info("frame %s not read: %s", frame.name, problem.message)
         return problem
-    return recogniser.read(frame.image)
+    # the rules' deck is what the table is expected to hold (see scanner/vision/decks.py)
+    deck = settings.rules.deck.value if settings.rules is not None else None
+    return recogniser.read(frame.image, deck)
 
 
 def _finish(

@@ -5,6 +5,11 @@ the classifier reads each index on its own, and a few of the special deck's indi
 standard ones (its "JK" read as a black King, "LO" as a 10). Knowing the deck (from the rules,
 or from what most of the frame reads), each index's reading is the most likely class of that
 deck, or "not an index" (pure numpy).
+
+The deck the rules play is a strong hint, not a certainty: it counts as EXPECTED_WEIGHT sure
+readings, so a frame of three or four cards (a hand's leftovers) follows the rules, while a
+table laid with the other deck still reads as that deck, and its cards are then reported as
+not belonging to the game instead of being forced into lookalikes.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from model.recogniser.spec import deck_of
 
 DECKS = ("standard", "special")
 SURE = 0.5  # only readings at least this sure vote for the frame's deck
+EXPECTED_WEIGHT = 3.0  # the expected deck's head start, in sure readings
 
 
 def check_deck(deck: str | None) -> str | None:
@@ -26,15 +32,18 @@ def check_deck(deck: str | None) -> str | None:
     return deck
 
 
-def infer_deck(probabilities: np.ndarray, classes: Sequence[str]) -> str | None:
+def infer_deck(
+    probabilities: np.ndarray, classes: Sequence[str], expected: str | None = None
+) -> str | None:
     """The deck most of a frame's readings belong to: each sure reading (its best class a card,
-    at least SURE) votes with its probability. None when nothing sure was read, or the vote is
+    at least SURE) votes with its probability, and the ``expected`` deck starts with
+    EXPECTED_WEIGHT votes. None when nothing sure was read and nothing expected, or the vote is
     tied."""
-    if not len(probabilities):
-        return None
-    best = probabilities.argmax(axis=1)
-    sure = probabilities[np.arange(len(best)), best]
     votes = dict.fromkeys(DECKS, 0.0)
+    if check_deck(expected) is not None:
+        votes[expected] = EXPECTED_WEIGHT
+    best = probabilities.argmax(axis=1) if len(probabilities) else np.zeros(0, int)
+    sure = probabilities[np.arange(len(best)), best]
     for k, p in zip(best, sure, strict=True):
         deck = deck_of(classes[k])
         if deck is not None and p >= SURE:

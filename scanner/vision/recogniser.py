@@ -30,8 +30,8 @@ WARM_UP_SIZE = (1280, 960)
 @dataclass(frozen=True)
 class Reading:
     """What one frame showed: the physical cards, milliseconds spent per stage (``locate``,
-    ``decode``, ``classify``, ``total``), and the deck the cards were read as (given, or what
-    most of the frame read; None when nothing was read surely)."""
+    ``decode``, ``classify``, ``total``), and the deck the cards were read as (None when nothing
+    was read surely and no deck was expected)."""
 
     cards: tuple[CardReading, ...]
     timing_ms: dict[str, float]
@@ -149,9 +149,9 @@ class Recogniser:
             )
 
     def read(self, frame: np.ndarray, deck: str | None = None) -> Reading:
-        """The cards in an RGB uint8 frame [H, W, 3]. ``deck`` ("standard" or "special", as
-        the rules play) holds every reading to that deck; without it, to the deck most of the
-        frame reads (see ``decks.py``)."""
+        """The cards in an RGB uint8 frame [H, W, 3], each held to one deck: the deck most of
+        the frame reads, where ``deck`` ("standard" or "special", the deck the rules play)
+        weighs as much as three sure readings (see ``decks.py``)."""
         check_deck(deck)
         check_frame(frame)
         started = time.perf_counter()
@@ -200,15 +200,14 @@ class Recogniser:
         return np.concatenate(chunks)
 
     def _read_indices(
-        self, frame: np.ndarray, candidates: tuple[IndexCandidate, ...], deck: str | None
+        self, frame: np.ndarray, candidates: tuple[IndexCandidate, ...], expected: str | None
     ) -> tuple[list[IndexReading], str | None]:
-        """Each candidate read (held to ``deck``, or to the deck most of them read), and the
-        deck."""
+        """Each candidate read, held to the deck most of them read (``expected`` weighing as
+        three sure readings), and that deck."""
         if not candidates:
-            return [], deck
+            return [], expected
         probabilities = self._probabilities(frame, candidates)
-        if deck is None:
-            deck = infer_deck(probabilities, self.contract.classes)
+        deck = infer_deck(probabilities, self.contract.classes, expected)
         codes, confidence = self._pick(probabilities, deck)
         readings = [
             IndexReading(candidate, codes[n], confidence[n])

@@ -1,0 +1,39 @@
+"""A scan tells the recogniser which deck the rules play (scanner/table/scan.py)."""
+
+import numpy as np
+import pytest
+
+from engine import get_preset
+from scanner.camera import Frame
+from scanner.table.modes import Mode
+from scanner.table.scan import ScanSettings, read_frames
+from scanner.vision import Reading
+
+
+class DeckRecorder:
+    """Stands in for the recogniser and keeps the deck each read was told to expect."""
+
+    def __init__(self) -> None:
+        self.decks: list[str | None] = []
+
+    def read(self, image: np.ndarray, deck: str | None = None) -> Reading:
+        self.decks.append(deck)
+        timing = dict.fromkeys(("locate", "decode", "classify", "total"), 0.0)
+        return Reading((), timing, deck)
+
+
+def textured_frame() -> Frame:
+    # fine texture, so the quality gate reads it instead of calling it blurred
+    image = np.random.default_rng(3).integers(40, 255, (240, 320, 3)).astype(np.uint8)
+    return Frame(image=image, source="test", number=0, captured_at=0.0, name="noise")
+
+
+@pytest.mark.parametrize(
+    ("preset", "deck"), [("pagat", "standard"), ("handnfoot", "special"), (None, None)]
+)
+def test_the_rules_deck_is_what_the_recogniser_expects(preset, deck):
+    recorder = DeckRecorder()
+    rules = get_preset(preset) if preset else None
+    settings = ScanSettings(mode=Mode.LEFTOVERS, rules=rules, frames=2)
+    read_frames([textured_frame(), textured_frame()], recorder, settings)
+    assert recorder.decks == [deck, deck]
