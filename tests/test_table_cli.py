@@ -151,3 +151,15 @@ def test_bad_requests_are_one_line(cli, args, says):
     assert result.code == 2 and result.out == ""
     assert result.err.startswith("handfoot: ") and says in result.err
     assert result.err.count("\n") == 1 and "Traceback" not in result.err
+
+
+def test_eval_in_table_mode_scores_the_fixtures_right(cli, tmp_path):
+    for n, name in enumerate(sorted(EXPECTED)):
+        labels = dict(fixture_labels(name).labels, image=f"scene_{n:06d}.jpg")
+        (tmp_path / labels["image"]).write_bytes((FIXTURES / name).read_bytes())
+        (tmp_path / f"scene_{n:06d}.json").write_text(json.dumps(labels), encoding="utf-8")
+    result = cli("eval", tmp_path, "--mode", "table", "--json")
+    assert result.code == 0, result.err
+    figures = json.loads(result.out)
+    assert figures["scenes"] == len(EXPECTED)
+    assert figures["right"] == 1.0 and figures["grouping_right"] == 1.0

@@ -304,7 +304,7 @@ def run_table_eval(args: argparse.Namespace) -> int:
     recogniser = load_recogniser(args)
     try:
         scores = evaluate_tables(
-            args.folder, lambda frame: recogniser.read(frame).cards, rules, args.limit
+            args.folder, lambda frame, deck: recogniser.read(frame, deck).cards, rules, args.limit
         )
     except (json.JSONDecodeError, KeyError) as error:
         raise CommandError(

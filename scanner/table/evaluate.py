@@ -103,15 +103,18 @@ def score_scene(
 
 def evaluate_tables(
     folder: Path,
-    read: Callable[[np.ndarray], Sequence[CardReading]],
+    read: Callable[[np.ndarray, str], Sequence[CardReading]],
     rules: RuleSet,
     limit: int | None = None,
 ) -> list[TableScore]:
+    """Score every scene in ``folder``; ``read`` (frame, the deck the rules play → cards) is
+    told the deck as a scan is: the players chose rules for the deck on the table."""
     scores = []
     for path in scene_files(folder, limit):
         labels = json.loads(path.read_text(encoding="utf-8"))
         image_path = path.parent / labels.get("image", path.with_suffix(".jpg").name)
-        cards = read(read_image(image_path))
+        deck = Deck.SPECIAL if labels["deck"] == "special" else Deck.STANDARD
+        cards = read(read_image(image_path), rules_for(deck, rules).deck.value)
         scores.append(score_scene(labels, cards, rules, image_path.name))
     return scores
 
