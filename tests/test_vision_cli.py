@@ -227,3 +227,20 @@ def test_eval_refuses_what_it_cannot_use(cli, tmp_path):
     assert empty.code == 2 and "no scene_*.json" in empty.err
     (tmp_path / "scene_000000.json").write_text("{}")
     assert "must be a .png" in cli("eval", tmp_path, "--confusion", tmp_path / "c.txt").err
+
+
+def test_a_faint_mark_counts_only_where_a_card_is_read_surely(stand_ins):
+    from scanner.vision.recogniser import FAINT_HEAT, Recogniser
+
+    recogniser = Recogniser.load(stand_ins)
+    frame = np.zeros((300, 400, 3), np.uint8)
+    frame[..., 1] = green_for("none")
+    for x0, code in ((40, "KR"), (160, "7B"), (280, "9B")):
+        frame[100:160, x0 : x0 + 60, 1] = green_for(code)
+    faint = round(255 * (FAINT_HEAT + 0.1))  # heat between FAINT_HEAT and PEAK_THRESHOLD
+    frame[128:132, 68:72, 0] = 255  # a clear mark on the KR field
+    frame[128:132, 188:192, 0] = faint  # a faint one on the 7B field: a card read surely
+    frame[128:132, 308:312, 0] = round(255 * FAINT_HEAT * 0.5)  # too faint to be a mark
+    frame[228:232, 188:192, 0] = faint  # a faint one where no card is read
+    cards = recogniser.read(frame).cards
+    assert sorted(card.code for card in cards) == ["7B", "KR"]

@@ -85,15 +85,22 @@ def decode_heads(
     frame_size: tuple[int, int],
     contract: Contract,
     limit: int = MAX_CANDIDATES,
+    threshold: float | None = None,
 ) -> tuple[IndexCandidate, ...]:
     """Index candidates from the locator's "heads" ([1, C, h, w] or [C, h, w]), best first,
-    at most ``limit``. Peaks whose centre falls in the padding outside the ``frame_size``
-    (width, height) are dropped."""
+    at most ``limit``, with more heat than ``threshold`` (default the contract's
+    PEAK_THRESHOLD). Peaks whose centre falls in the padding outside the ``frame_size``
+    (width, height) are dropped, and cells wholly in the padding before the limit is applied,
+    so a plateau there cannot crowd out the frame's own marks."""
     if heads.ndim == 4:
         heads = heads[0]
     if heads.ndim != 3 or heads.shape[0] != contract.head_channels:
         raise ValueError(f"heads should be [{contract.head_channels}, h, w], not {heads.shape}")
-    rows, cols = find_peaks(heads[contract.heat], contract.peak_threshold)
+    floor = contract.peak_threshold if threshold is None else threshold
+    rows, cols = find_peaks(heads[contract.heat], floor)
+    width, height = frame_size
+    inside = (cols * contract.stride < width) & (rows * contract.stride < height)
+    rows, cols = rows[inside], cols[inside]
     if len(rows) > limit:
         best = np.argsort(-heads[contract.heat, rows, cols], kind="stable")[:limit]
         rows, cols = rows[best], cols[best]
@@ -113,7 +120,6 @@ def decode_heads(
     along, down = at[contract.card_u] * index_h, at[contract.card_v] * index_h
     card_x = xs + along * np.cos(theta) - down * np.sin(theta)
     card_y = ys + along * np.sin(theta) + down * np.cos(theta)
-    width, height = frame_size
     candidates = [
         IndexCandidate(
             x=float(xs[n]),
