@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from model.synth.scene import render_scene
-from scanner.table.grouping import CardGroup, Grouping, group_cards
+from scanner.table.grouping import CLOSE_DOUBT, CardGroup, Grouping, group_cards
 from scanner.table.truth import groups_from_labels, reading_from_label, seen_ids
 from scanner.vision.cards import CardReading
 
@@ -103,6 +103,22 @@ def test_two_melds_close_but_apart_stay_two():
     second = fan("QB QR QB QB", 200 + 0.6 * W + W + 4, 300)
     grouping = group_cards(shuffled(first + second))
     assert [group.cards for group in grouping.melds] == [tuple(first), tuple(second)]
+    assert [group.doubt for group in grouping.melds] == [None, None]
+
+
+def test_a_fan_split_where_two_cards_were_not_read_asks_to_be_counted():
+    book = fan("7R 7B 7R 7R 7B 7R 7R", 200, 300)
+    read = book[:3] + book[5:]  # the 4th and 5th cards were missed: a gap of three steps
+    grouping = group_cards(shuffled(read))
+    assert [group.cards for group in grouping.melds] == [tuple(book[:3]), tuple(book[5:])]
+    assert [group.doubt for group in grouping.melds] == [CLOSE_DOUBT, CLOSE_DOUBT]
+
+
+def test_red_threes_lying_over_one_another_are_red_threes_not_a_meld():
+    threes = fan("3R 3R 3R", 200, 300)
+    grouping = group_cards(shuffled(threes))
+    assert grouping.melds == () and grouping.singles == ()
+    assert grouping.red_threes == tuple(threes)
 
 
 def test_melds_of_players_on_two_sides_stay_apart():

@@ -162,3 +162,15 @@ def test_a_doubtful_meld_asks_for_a_check():
     kings = next(meld for meld in result.melds if meld.verdict.rank.name == "KING")
     assert kings.doubt and "missing" in kings.doubt and result.needs_check
     assert kings.as_json()["doubt"] == kings.doubt
+
+
+def test_a_meld_split_where_cards_were_not_read_asks_for_a_check():
+    from scanner.table.grouping import CLOSE_DOUBT
+    from tests.test_table_voting import CARD_W
+
+    step = 0.3 * CARD_W
+    book = fan(["KR", "KB", "KR", "KB", "KR", "KB", "KR"], step=step)
+    read = book[:3] + book[5:]  # two kings in the middle not read: two "melds" side by side
+    result = interpret(Mode.TABLE, read, PAGAT)
+    assert len(result.melds) == 2 and result.needs_check
+    assert all(meld.doubt == CLOSE_DOUBT for meld in result.melds)

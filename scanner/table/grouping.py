@@ -19,10 +19,17 @@ while the card outline it guesses around each is not (about 0.17 off at the medi
    :data:`TOP_REACH` of a card of that group. Each group takes at most one such card and each
    card joins at most one group, the closest pairs first.
 
+3. **Melds close together.** Two groups whose nearest cards read alike and lie within
+   :data:`NEAR` of a card's width and height are most likely one meld split where cards were
+   not read (a fan's step over two missed cards is as long as the way to the next meld), or two
+   melds laid touching: they stay apart, and both say so (``doubt``), so a person counts them.
+4. **Red threes together.** Red threes are never melded: a group of red threes alone is red
+   threes lying close, each reported as one.
+
 Card sizes are the median of the outlines of a card and its :data:`NEIGHBOURS` nearest cards,
 as sizes vary over a tilted camera's frame and single outlines are noisy. Nothing here looks at
-the codes (the engine judges what a group holds), except that a lone "3R" is a red three and a
-Lady, which lies squarely on its group's top card, is put last.
+the codes (the engine judges what a group holds), except that a lone "3R" (or a group of them)
+is a red three and a Lady, which lies squarely on its group's top card, is put last.
 
 Orders (all follow from positions, never from the input order):
 - a group's cards run the way its fan does: the bottom card first, then along the fan as its
@@ -48,6 +55,8 @@ LADY = "LADY"
 SAME_WAY = 40.0  # degrees: a fan's cards read alike; the recogniser's angles are off 27° at p90
 STEP_SIDEWAYS = 0.75  # card widths: fan steps ≤ 0.4 (0.8 over a missed card); next meld ≥ 1.06
 STEP_DOWN = 0.85  # card heights: cascade steps ≤ 0.3 (0.6 over a missed card); next row ≥ 1.05
+NEAR = 1.0  # card widths and heights: closer than this, two groups may be one meld
+CLOSE_DOUBT = "lies close to another meld: a card between them may not have been read: count both"
 FLIPPED = 50.0  # degrees from upside down against the fan for a top card read from its far index
 TOP_REACH = 0.75  # card widths and heights between a top card's estimated index and its fan's
 NEIGHBOURS = 6  # cards whose outlines, with its own, give a card's size
@@ -63,6 +72,7 @@ class CardGroup:
 
     cards: tuple[CardReading, ...]
     outline: tuple[Point, ...]
+    doubt: str | None = None  # why a person should count this group
 
     @property
     def codes(self) -> tuple[str, ...]:
@@ -88,8 +98,23 @@ def group_cards(cards: Sequence[CardReading]) -> Grouping:
     steps = _step_links(layout)
     fans = _components(len(ordered), steps)
     groups = _components(len(ordered), steps + _top_links(layout, fans))
+    # red threes are never melded: together they are red threes lying close
+    groups = [
+        part
+        for members in groups
+        for part in (
+            [[k] for k in members]
+            if all(ordered[k].code == RED_THREE for k in members)
+            else [members]
+        )
+    ]
     row = float(np.median(np.minimum(layout.widths, layout.heights)))
-    melds = [_card_group(layout, ordered, members) for members in groups if len(members) > 1]
+    multiple = [members for members in groups if len(members) > 1]
+    close = _close_groups(layout, multiple)
+    melds = [
+        _card_group(layout, ordered, members, CLOSE_DOUBT if n in close else None)
+        for n, members in enumerate(multiple)
+    ]
     lone = [ordered[members[0]] for members in groups if len(members) == 1]
     return Grouping(
         melds=tuple(sorted(melds, key=lambda g: _reading_key(_centre(g.outline), row))),
@@ -167,6 +192,32 @@ def _local(anchors: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 def _step_links(layout: _Layout) -> list[tuple[int, int]]:
     """Pairs of cards read the same way up whose indices lie a fan's step apart."""
+    sideways, down, same_way = _pair_distances(layout)
+    linked = same_way & (sideways <= STEP_SIDEWAYS) & (down <= STEP_DOWN)
+    rows, cols = np.nonzero(np.triu(linked, k=1))
+    return list(zip(rows.tolist(), cols.tolist(), strict=True))
+
+
+def _close_groups(layout: _Layout, groups: Sequence[Sequence[int]]) -> set[int]:
+    """Positions in ``groups`` of the groups that lie within NEAR of another one."""
+    if len(groups) < 2:
+        return set()
+    sideways, down, same_way = _pair_distances(layout)
+    near = same_way & (sideways <= NEAR) & (down <= NEAR)
+    owner = np.full(len(layout.angles), -1)
+    for n, members in enumerate(groups):
+        owner[list(members)] = n
+    rows, cols = np.nonzero(near)
+    return {
+        int(owner[i])
+        for i, j in zip(rows, cols, strict=True)
+        if owner[i] >= 0 and owner[j] >= 0 and owner[i] != owner[j]
+    }
+
+
+def _pair_distances(layout: _Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every pair of cards: how far apart their indices lie sideways (in card widths) and
+    downwards (in card heights) in the pair's own axes, and whether they read the same way."""
     u, _ = _axes(layout.angles)
     mean = u[:, None] + u[None]  # the pair's reading direction
     mean /= np.maximum(np.linalg.norm(mean, axis=2, keepdims=True), 1e-12)
@@ -177,9 +228,7 @@ def _step_links(layout: _Layout) -> list[tuple[int, int]]:
     sideways = np.abs((d * mean).sum(axis=2)) / width
     down = np.abs((d * across).sum(axis=2)) / height
     same_way = _angle_gap(layout.angles[:, None], layout.angles[None]) <= SAME_WAY
-    linked = same_way & (sideways <= STEP_SIDEWAYS) & (down <= STEP_DOWN)
-    rows, cols = np.nonzero(np.triu(linked, k=1))
-    return list(zip(rows.tolist(), cols.tolist(), strict=True))
+    return sideways, down, same_way
 
 
 def _fan_angle(layout: _Layout, members: Sequence[int]) -> float:
@@ -278,7 +327,9 @@ def _card_key(card: CardReading) -> tuple:
     return (y, x, card.angle, card.code, -card.confidence, card.polygon, card.check)
 
 
-def _card_group(layout: _Layout, cards: Sequence[CardReading], members: list[int]) -> CardGroup:
+def _card_group(
+    layout: _Layout, cards: Sequence[CardReading], members: list[int], doubt: str | None = None
+) -> CardGroup:
     """The group's cards in fan order: the majority's reading direction gives the fan's axes;
     the bottom card's index comes first along them (a top card read from its far index, whose
     index lies beyond every other, last)."""
@@ -301,7 +352,7 @@ def _card_group(layout: _Layout, cards: Sequence[CardReading], members: list[int
     group = tuple(cards[members[k]] for k in order)
     corners = np.array([point for card in group for point in card.polygon], dtype=np.float32)
     hull = cv2.convexHull(corners).reshape(-1, 2)
-    return CardGroup(group, tuple((float(x), float(y)) for x, y in hull))
+    return CardGroup(group, tuple((float(x), float(y)) for x, y in hull), doubt)
 
 
 def _centre(points: Sequence[Point]) -> np.ndarray:

@@ -177,13 +177,15 @@ def _usable(
     return usable
 
 
-def _meld(group: Sequence[CardReading], hull, rules: RuleSet, unplaced) -> ScannedMeld | None:
+def _meld(
+    group: Sequence[CardReading], hull, rules: RuleSet, unplaced, doubt: str | None = None
+) -> ScannedMeld | None:
     usable = _usable(group, rules, unplaced)
     if not usable:
         return None
     readings = tuple(reading for reading, _ in usable)
     verdict = check_meld((card for _, card in usable), rules)
-    return ScannedMeld(readings, verdict, tuple(hull), fan_doubt(group))
+    return ScannedMeld(readings, verdict, tuple(hull), fan_doubt(group) or doubt)
 
 
 def outline(cards: Sequence[CardReading]) -> tuple[tuple[float, float], ...]:
@@ -250,11 +252,11 @@ def read_melds(
     card shown is one meld (a player may spread the cards of a meld apart to show it)."""
     grouping = group_cards(cards)
     unplaced: list[Unplaced] = []
-    groups = [(group.cards, group.outline) for group in grouping.melds]
+    groups = [(group.cards, group.outline, group.doubt) for group in grouping.melds]
     loose = list(grouping.singles)
     if not groups and loose:
-        groups, loose = [(tuple(loose), outline(loose))], []
-    melds = [meld for g, o in groups if (meld := _meld(g, o, rules, unplaced)) is not None]
+        groups, loose = [(tuple(loose), outline(loose), None)], []
+    melds = [meld for g, o, d in groups if (meld := _meld(g, o, rules, unplaced, d)) is not None]
     unplaced += [Unplaced(card, LONE_CARD) for card in loose]
     red_threes = tuple(grouping.red_threes)
     totals, problems = meld_totals([meld.verdict for meld in melds], rules, deal, initial=initial)
@@ -285,7 +287,7 @@ def read_table(
     melds = [
         meld
         for group in grouping.melds
-        if (meld := _meld(group.cards, group.outline, rules, unplaced)) is not None
+        if (meld := _meld(group.cards, group.outline, rules, unplaced, group.doubt)) is not None
     ]
     unplaced += [Unplaced(card, LONE_CARD) for card in grouping.singles]
     threes = _usable(grouping.red_threes, rules, unplaced)
