@@ -174,3 +174,11 @@ def test_a_meld_split_where_cards_were_not_read_asks_for_a_check():
     result = interpret(Mode.TABLE, read, PAGAT)
     assert len(result.melds) == 2 and result.needs_check
     assert all(meld.doubt == CLOSE_DOUBT for meld in result.melds)
+
+
+def test_an_illegal_meld_on_a_table_asks_for_a_check_but_not_in_meld_mode():
+    pair = fan(["6R", "6B"], y=300)  # a meld's third card misread into another group
+    table = interpret(Mode.TABLE, [*table_cards()[:7], *pair], PAGAT)
+    assert not table.legal and table.needs_check
+    meld = interpret(Mode.MELD, pair, PAGAT)
+    assert not meld.legal and not meld.needs_check

@@ -115,10 +115,13 @@ class TableResult:
 
     @property
     def needs_check(self) -> bool:
-        """Whether a person should look before the result counts: an unsure card, or a card
-        that could not be placed."""
+        """Whether a person should look before the result counts: an unsure card, a card that
+        could not be placed, a meld whose layout looks wrong, or, on a side's table, an illegal
+        meld (melds were legal when laid, so one that is not was most likely misread; in meld
+        mode an illegal meld is an answer, not a doubt)."""
         doubts = any(meld.doubt for meld in self.melds)
-        return bool(self.unplaced) or doubts or any(card.check for card in self.cards)
+        misread = self.mode is Mode.TABLE and any(not meld.verdict.legal for meld in self.melds)
+        return bool(self.unplaced) or doubts or misread or any(card.check for card in self.cards)
 
     def as_json(self) -> dict:
         return {
