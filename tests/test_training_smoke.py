@@ -55,6 +55,21 @@ def test_smoke_training_runs_resumes_and_exports(scenes, tmp_path):
     assert logits.shape == (5, len(spec.CLASSES))
 
 
+def test_all_mines_with_the_first_round_s_locator_then_restarts_it(scenes, tmp_path):
+    work, out = tmp_path / "work", tmp_path / "out"
+    args = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
+    steps = ["--locator-steps", "3", "--locator-more", "2", "--classifier-steps", "2"]
+    assert train(["all", *args, *steps, "--batch", "2"]) == 0
+    assert torch.load(work / "locator.ckpt", weights_only=False)["step"] == 5
+    mined_with = (work / "located" / "locator.onnx").read_bytes()
+    assert mined_with != (out / "locator.onnx").read_bytes()  # mined before the restart
+    # run again, everything is done: nothing is trained or mined again
+    stamp = (work / "classifier-mined.npz").stat().st_mtime_ns
+    assert train(["all", *args, *steps, "--batch", "2"]) == 0
+    assert (work / "classifier-mined.npz").stat().st_mtime_ns == stamp
+    assert torch.load(work / "locator.ckpt", weights_only=False)["step"] == 5
+
+
 def test_training_is_reproducible_from_its_seed(scenes, tmp_path):
     losses = []
     for run in ("a", "b"):
