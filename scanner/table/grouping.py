@@ -95,7 +95,8 @@ def group_cards(cards: Sequence[CardReading]) -> Grouping:
     if not ordered:
         return Grouping((), (), ())
     layout = _Layout.of(ordered)
-    steps = _step_links(layout)
+    pairs = _pair_distances(layout)
+    steps = _step_links(pairs)
     fans = _components(len(ordered), steps)
     groups = _components(len(ordered), steps + _top_links(layout, fans))
     # red threes are never melded: together they are red threes lying close
@@ -110,7 +111,7 @@ def group_cards(cards: Sequence[CardReading]) -> Grouping:
     ]
     row = float(np.median(np.minimum(layout.widths, layout.heights)))
     multiple = [members for members in groups if len(members) > 1]
-    close = _close_groups(layout, multiple)
+    close = _close_groups(pairs, multiple)
     melds = [
         _card_group(layout, ordered, members, CLOSE_DOUBT if n in close else None)
         for n, members in enumerate(multiple)
@@ -190,21 +191,24 @@ def _local(anchors: np.ndarray, values: np.ndarray) -> np.ndarray:
 # -- links -------------------------------------------------------------------------------------
 
 
-def _step_links(layout: _Layout) -> list[tuple[int, int]]:
-    """Pairs of cards read the same way up whose indices lie a fan's step apart."""
-    sideways, down, same_way = _pair_distances(layout)
+def _step_links(pairs: tuple[np.ndarray, np.ndarray, np.ndarray]) -> list[tuple[int, int]]:
+    """Pairs of cards read the same way up whose indices lie a fan's step apart (``pairs``:
+    :func:`_pair_distances`)."""
+    sideways, down, same_way = pairs
     linked = same_way & (sideways <= STEP_SIDEWAYS) & (down <= STEP_DOWN)
     rows, cols = np.nonzero(np.triu(linked, k=1))
     return list(zip(rows.tolist(), cols.tolist(), strict=True))
 
 
-def _close_groups(layout: _Layout, groups: Sequence[Sequence[int]]) -> set[int]:
+def _close_groups(
+    pairs: tuple[np.ndarray, np.ndarray, np.ndarray], groups: Sequence[Sequence[int]]
+) -> set[int]:
     """Positions in ``groups`` of the groups that lie within NEAR of another one."""
     if len(groups) < 2:
         return set()
-    sideways, down, same_way = _pair_distances(layout)
+    sideways, down, same_way = pairs
     near = same_way & (sideways <= NEAR) & (down <= NEAR)
-    owner = np.full(len(layout.angles), -1)
+    owner = np.full(len(sideways), -1)
     for n, members in enumerate(groups):
         owner[list(members)] = n
     rows, cols = np.nonzero(near)
