@@ -50,6 +50,7 @@ def test_table_mode_on_a_rendered_table_matches_the_engine_on_the_true_cards(cli
     assert result.code == 0, result.err
     line = json.loads(result.out)
     assert line["mode"] == "table" and line["frames"] == 1
+    assert line["deck"] == ("special" if rules == "handnfoot" else "standard")
     assert scan_signature(line) == want
     for meld in line["melds"]:
         assert set(meld) >= {"cards", "kind", "legal", "problems", "points"}

@@ -35,5 +35,6 @@ def test_the_rules_deck_is_what_the_recogniser_expects(preset, deck):
     recorder = DeckRecorder()
     rules = get_preset(preset) if preset else None
     settings = ScanSettings(mode=Mode.LEFTOVERS, rules=rules, frames=2)
-    read_frames([textured_frame(), textured_frame()], recorder, settings)
+    scan = read_frames([textured_frame(), textured_frame()], recorder, settings)
     assert recorder.decks == [deck, deck]
+    assert scan.deck == deck and scan.as_json()["deck"] == deck

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -63,6 +64,12 @@ class Scan:
         return read[-1] if read else (self.frames[-1] if self.frames else None)
 
     @property
+    def deck(self) -> str | None:
+        """The deck the frames were read as: the one most of the read frames were read as."""
+        decks = Counter(r.deck for r in self.readings if r is not None and r.deck is not None)
+        return decks.most_common(1)[0][0] if decks else None
+
+    @property
     def message(self) -> str | None:
         return self.quality.message if self.quality else None
 
@@ -74,6 +81,7 @@ class Scan:
             "cards": cards,
             "frames": len(self.frames),
             "frames_read": sum(r is not None for r in self.readings),
+            "deck": self.deck,
             "quality": None
             if self.quality is None
             else {"kind": self.quality.kind, "message": self.quality.message},
