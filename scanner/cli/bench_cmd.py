@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import resource
@@ -12,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from scanner.cli.common import EXIT_OK, CommandError
+from scanner.cli.common import EXIT_OK, CommandError, print_json
 from scanner.cli.scan_cmd import load_recogniser
 from scanner.cli.synth_cmd import frame_size
 
@@ -109,7 +108,7 @@ def bench_synth(args: argparse.Namespace) -> int:
         "warmup_s": round(warmup_s, 1),
     }
     if args.json:
-        print(json.dumps(result))
+        print_json(result)
     else:
         print(
             f"synth {result['size']}, one core: median {result['median_ms']} ms per scene "
@@ -190,7 +189,7 @@ def bench_scan(args: argparse.Namespace) -> int:
         "peak_rss_mb": round(_peak_mb(), 1),
     }
     if args.json:
-        print(json.dumps(result))
+        print_json(result)
     else:
         print(
             f"scan {result['size']}, {args.threads} thread(s), {result['frames']} frames of "
@@ -239,7 +238,7 @@ def bench_pipeline(args: argparse.Namespace) -> int:
         "peak_rss_mb": round(_peak_mb(), 1),
     }
     if args.json:
-        print(json.dumps(result))
+        print_json(result)
     else:
         print(
             f"pipeline {result['size']}, {args.frames} frames per table scan, "

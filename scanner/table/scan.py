@@ -40,6 +40,11 @@ class ScanSettings:
     interval_s: float = INTERVAL_S
     check_below: float = CHECK_BELOW
 
+    @property
+    def deck(self) -> str | None:
+        """The deck the table is expected to hold: the rules' (see scanner/vision/decks.py)."""
+        return self.rules.deck.value if self.rules is not None else None
+
     def __post_init__(self) -> None:
         if self.frames < 1:
             raise ValueError(f"a scan needs at least one frame, not {self.frames}")
@@ -95,7 +100,8 @@ class Scan:
 def read_frames(frames: Sequence[Frame], recogniser: Recogniser, settings: ScanSettings) -> Scan:
     """Scan frames already taken (photos, a test's rendered scenes)."""
     started = time.perf_counter()
-    readings = [_read(frame, recogniser, settings) for frame in frames]
+    deck = settings.deck
+    readings = [_read(frame, recogniser, deck) for frame in frames]
     return _finish(tuple(frames), readings, settings, started, capture_ms=0.0)
 
 
@@ -120,18 +126,16 @@ def scan_source(
             frame = source.capture()
             capture_s += time.perf_counter() - taken
             frames.append(frame)
-            pending.append(reader.submit(_read, frame, recogniser, settings))
+            pending.append(reader.submit(_read, frame, recogniser, settings.deck))
         readings = [future.result() for future in pending]
     return _finish(tuple(frames), readings, settings, started, capture_ms=capture_s * 1000)
 
 
-def _read(frame: Frame, recogniser: Recogniser, settings: ScanSettings) -> Reading | QualityProblem:
+def _read(frame: Frame, recogniser: Recogniser, deck: str | None) -> Reading | QualityProblem:
     problem = check_quality(frame.image)
     if problem is not None:
         log.info("frame %s not read: %s", frame.name, problem.message)
         return problem
-    # the rules' deck is what the table is expected to hold (see scanner/vision/decks.py)
-    deck = settings.rules.deck.value if settings.rules is not None else None
     return recogniser.read(frame.image, deck)
 
 
