@@ -55,19 +55,58 @@ def test_smoke_training_runs_resumes_and_exports(scenes, tmp_path):
     assert logits.shape == (5, len(spec.CLASSES))
 
 
-def test_all_mines_with_the_first_round_s_locator_then_restarts_it(scenes, tmp_path):
+def convolutions(path) -> int:
+    import onnx
+
+    return sum(node.op_type == "Conv" for node in onnx.load(str(path)).graph.node)
+
+
+def test_all_mines_with_the_first_round_s_locator_then_restarts_and_grows_it(scenes, tmp_path):
     work, out = tmp_path / "work", tmp_path / "out"
     args = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
     steps = ["--locator-steps", "3", "--locator-more", "2", "--classifier-steps", "2"]
+    steps += ["--grow-steps", "2"]
     assert train(["all", *args, *steps, "--batch", "2"]) == 0
     assert torch.load(work / "locator.ckpt", weights_only=False)["step"] == 5
-    mined_with = (work / "located" / "locator.onnx").read_bytes()
-    assert mined_with != (out / "locator.onnx").read_bytes()  # mined before the restart
+    assert torch.load(work / "locator-grown.ckpt", weights_only=False)["step"] == 2
+    mined_with = work / "located" / "locator.onnx"
+    assert mined_with.read_bytes() != (work / "restarted" / "locator.onnx").read_bytes()
+    # the shipped locator is the grown one: the restarted locator plus six convolutions
+    assert convolutions(out / "locator.onnx") == convolutions(mined_with) + 6
     # run again, everything is done: nothing is trained or mined again
     stamp = (work / "classifier-mined.npz").stat().st_mtime_ns
     assert train(["all", *args, *steps, "--batch", "2"]) == 0
     assert (work / "classifier-mined.npz").stat().st_mtime_ns == stamp
     assert torch.load(work / "locator.ckpt", weights_only=False)["step"] == 5
+
+
+def test_a_locator_read_back_from_onnx_and_grown_computes_the_same(tmp_path):
+    import onnxruntime
+
+    from model.recogniser.export import legacy_export
+    from model.recogniser.grow import grown, locator_from_onnx
+    from model.recogniser.nets import Locator
+
+    torch.manual_seed(0)
+    plain = Locator()
+    for layer in plain.modules():  # batch norms that do something, to be folded on export
+        if isinstance(layer, torch.nn.BatchNorm2d):
+            layer.running_mean.uniform_(-0.5, 0.5)
+            layer.running_var.uniform_(0.5, 2.0)
+            layer.weight.data.uniform_(0.5, 1.5)
+            layer.bias.data.uniform_(-0.2, 0.2)
+    path = tmp_path / "plain.onnx"
+    x = torch.randn(1, 3, 96, 128)
+    legacy_export(plain.eval(), x, path, input_names=["image"])
+    expected = onnxruntime.InferenceSession(str(path)).run(None, {"image": x.numpy()})[0]
+    with torch.no_grad():
+        read_back = locator_from_onnx(path)(x).numpy()
+        fine = grown(locator_from_onnx(path))
+        assert fine.fine
+        np.testing.assert_allclose(read_back, expected, atol=1e-4)
+        np.testing.assert_allclose(fine(x).numpy(), expected, atol=1e-4)
+    with pytest.raises(ValueError, match="convolutions"):
+        locator_from_onnx(path, fine=True)  # a plain file is not a fine locator
 
 
 def test_training_is_reproducible_from_its_seed(scenes, tmp_path):

@@ -105,7 +105,9 @@ def export_models(locator, classifier, out: Path) -> dict:
 def export_all(work: Path, out: Path) -> None:
     from model.recogniser.train import load_trained
 
-    export_models(load_trained("locator", work), load_trained("classifier", work), out)
+    # the fine locator where it was grown, else the plain one
+    locator = "locator-grown" if (work / "locator-grown.ckpt").exists() else "locator"
+    export_models(load_trained(locator, work), load_trained("classifier", work), out)
     curves = draw_curves(work)
     if curves is not None:
         (out / "docs").mkdir(parents=True, exist_ok=True)
@@ -117,6 +119,7 @@ def draw_curves(work: Path) -> np.ndarray | None:
     panels = []
     for name, keys in (
         ("locator", ("loss", "heat", "regression")),
+        ("locator-grown", ("loss", "heat", "regression")),
         ("classifier", ("loss", "accuracy")),
     ):
         path = work / f"{name}-history.json"

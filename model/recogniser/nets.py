@@ -1,8 +1,9 @@
 """The two networks, small enough for a Raspberry Pi's CPU.
 
 Locator: a depthwise-separable encoder down to 1/32 and a light feature pyramid back up to 1/4
-of the frame, ending in the heads of ``spec`` (CenterNet-style). Classifier: a small VGG-like
-stack on 48×32 upright index crops.
+of the frame, ending in the heads of ``spec`` (CenterNet-style); the ``fine`` locator has one
+more block at 1/2 and two more at 1/4, for indices only a few pixels wide (see ``grow.py``).
+Classifier: a small VGG-like stack on 48×32 upright index crops.
 """
 
 from __future__ import annotations
@@ -40,11 +41,15 @@ class DwSep(nn.Module):
 
 
 class Locator(nn.Module):
-    def __init__(self, width: float = 1.0) -> None:
+    def __init__(self, width: float = 1.0, fine: bool = False) -> None:
         super().__init__()
         c = [max(8, int(n * width)) for n in (16, 24, 48, 96, 128)]
+        self.fine = fine
         self.stem = conv_bn(3, c[0], 2)  # 1/2
-        self.s4 = nn.Sequential(DwSep(c[0], c[1], 2), DwSep(c[1], c[1]))  # 1/4
+        # The fine blocks come after the plain ones' names, so a plain locator's weights load.
+        self.s2 = DwSep(c[0], c[0]) if fine else nn.Identity()
+        extra = [DwSep(c[1], c[1]) for _ in range(2 if fine else 0)]
+        self.s4 = nn.Sequential(DwSep(c[0], c[1], 2), DwSep(c[1], c[1]), *extra)  # 1/4
         self.s8 = nn.Sequential(DwSep(c[1], c[2], 2), DwSep(c[2], c[2]))  # 1/8
         self.s16 = nn.Sequential(DwSep(c[2], c[3], 2), DwSep(c[3], c[3]), DwSep(c[3], c[3]))
         self.s32 = nn.Sequential(DwSep(c[3], c[4], 2), DwSep(c[4], c[4]))  # 1/32
@@ -61,7 +66,7 @@ class Locator(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         up = nn.functional.interpolate
-        f4 = self.s4(self.stem(x))
+        f4 = self.s4(self.s2(self.stem(x)))
         f8 = self.s8(f4)
         f16 = self.s16(f8)
         f32 = self.s32(f16)

@@ -100,6 +100,7 @@ def run_steps(
     work: Path,
     batch_loss: Callable[[int, torch.Generator], tuple[torch.Tensor, dict]],
     seed: int,
+    prepare: Callable[[nn.Module], None] | None = None,
 ) -> list[dict]:
     """The shared loop: AdamW with cosine rounds (``cosine_rounds``), resumable at any
     checkpoint. The batch of step k depends only on (seed, k), so a resumed run sees the same
@@ -110,6 +111,8 @@ def run_steps(
     checkpoint = Checkpoint(work / f"{name}.ckpt")
     start, history, _ = checkpoint.load(model, optimiser)
     model.train()
+    if prepare is not None:
+        prepare(model)
     bar = tqdm(range(start, steps), desc=name, unit="step", initial=start, total=steps)
     for step in bar:
         for group in optimiser.param_groups:
@@ -145,17 +148,12 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor, weight: torch.Tensor)
 LOCATOR_RATE = 2e-3
 
 
-def train_locator(
-    samples: Path, work: Path, steps: int, batch: int, seed: int, more: tuple[int, ...] = ()
-) -> Locator:
-    """``steps`` from scratch, then one warm restart per entry of ``more``, each at half the
-    previous peak rate."""
-    torch.manual_seed(seed)
+def locator_batches(samples: Path, model: Locator, batch: int):
+    """The locator's loss on the batch of each step (see ``run_steps``)."""
     data = np.load(samples)
     images, truths, counts = data["images"], data["truths"], data["counts"]
     starts = np.concatenate([[0], np.cumsum(counts)])
     size = images.shape[1]
-    model = Locator()
 
     def batch_loss(step: int, generator: torch.Generator):
         pick = torch.randint(len(images), (batch,), generator=generator).numpy()
@@ -177,11 +175,42 @@ def train_locator(
         )
         return heat + reg, {"heat": heat.item(), "regression": reg.item()}
 
+    return batch_loss
+
+
+def train_locator(
+    samples: Path, work: Path, steps: int, batch: int, seed: int, more: tuple[int, ...] = ()
+) -> Locator:
+    """``steps`` from scratch, then one warm restart per entry of ``more``, each at half the
+    previous peak rate."""
+    torch.manual_seed(seed)
+    model = Locator()
     rounds = [(steps, LOCATOR_RATE)]
     for length in more:
         rounds.append((length, rounds[-1][1] / 2))
+    batch_loss = locator_batches(samples, model, batch)
     history = run_steps("locator", model, rounds, work, batch_loss, seed)
     (work / "locator-history.json").write_text(json.dumps(history))
+    return model
+
+
+GROW_RATE = LOCATOR_RATE / 4
+
+
+def grow_locator(
+    samples: Path, work: Path, steps: int, batch: int, seed: int, start: Path
+) -> Locator:
+    """The locator in the ONNX file ``start`` grown into the fine one (``grow.py``), then
+    trained ``steps`` more with its batch norms fixed."""
+    from model.recogniser.grow import freeze_norms, grown, locator_from_onnx
+
+    torch.manual_seed(seed)
+    model = grown(locator_from_onnx(start))
+    batch_loss = locator_batches(samples, model, batch)
+    history = run_steps(
+        "locator-grown", model, [(steps, GROW_RATE)], work, batch_loss, seed, prepare=freeze_norms
+    )
+    (work / "locator-grown-history.json").write_text(json.dumps(history))
     return model
 
 
@@ -239,7 +268,9 @@ def train_classifier(
 
 
 def load_trained(kind: str, work: Path) -> nn.Module:
-    model = Locator() if kind == "locator" else Classifier()
+    """The model a checkpoint in ``work`` holds: "locator", "locator-grown" or "classifier"."""
+    makers = {"locator": Locator, "locator-grown": lambda: Locator(fine=True)}
+    model = makers.get(kind, Classifier)()
     state = torch.load(work / f"{kind}.ckpt", weights_only=False)
     model.load_state_dict(state["model"])
     return model.eval()
@@ -247,7 +278,9 @@ def load_trained(kind: str, work: Path) -> nn.Module:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m model.recogniser.train")
-    parser.add_argument("stage", choices=("cut", "locator", "mine", "classifier", "export", "all"))
+    parser.add_argument(
+        "stage", choices=("cut", "locator", "mine", "classifier", "grow", "export", "all")
+    )
     parser.add_argument("--scenes", type=Path, required=True, help="a folder of `handfoot synth`")
     parser.add_argument("--work", type=Path, required=True, help="samples and checkpoints")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent)
@@ -258,6 +291,14 @@ def main(argv: list[str] | None = None) -> int:
         nargs="*",
         default=[24000],
         help="steps of each warm restart after --locator-steps (0 restarts: none given)",
+    )
+    parser.add_argument(
+        "--grow-steps", type=int, default=12000, help="steps of the fine locator (0: none)"
+    )
+    parser.add_argument(
+        "--grow-from",
+        type=Path,
+        help="the ONNX locator to grow (default: the trained one in --work)",
     )
     parser.add_argument("--classifier-steps", type=int, default=6000)
     parser.add_argument("--batch", type=int, default=24)
@@ -307,6 +348,13 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.stage == "all" and more:
         train_locator(*locate, more)
+    if args.stage == "grow" or (args.stage == "all" and args.grow_steps > 0):
+        start = args.grow_from
+        if start is None:
+            from model.recogniser.export import export_locator
+
+            start = export_locator(args.work, args.work / "restarted")
+        grow_locator(locator_samples, args.work, args.grow_steps, args.batch, args.seed, start)
     if args.stage in ("export", "all"):
         from model.recogniser.export import export_all
 
