@@ -43,6 +43,12 @@ def test_smoke_training_runs_resumes_and_exports(scenes, tmp_path):
     assert train(["export", *common]) == 0
     meta = json.loads((out / "recogniser.json").read_text())
     assert meta["CLASSES"] == list(spec.CLASSES)
+    # A shipped classifier trains on from its ONNX file (a new work folder: no checkpoint).
+    tuned = ["--work", str(tmp_path / "tuned"), "--classifier-from", str(out / "classifier.onnx")]
+    assert train(["cut", *common[:2], *tuned[:2], "--threads", "1"]) == 0
+    assert train(["classifier", *common[:2], *tuned, "--threads", "1", *steps]) == 0
+    history = json.loads((tmp_path / "tuned" / "classifier-history.json").read_text())
+    assert len(history) == 4
 
     import onnxruntime
 
@@ -105,8 +111,30 @@ def test_a_locator_read_back_from_onnx_and_grown_computes_the_same(tmp_path):
         assert fine.fine
         np.testing.assert_allclose(read_back, expected, atol=1e-4)
         np.testing.assert_allclose(fine(x).numpy(), expected, atol=1e-4)
-    with pytest.raises(ValueError, match="convolutions"):
+    with pytest.raises(ValueError, match="not the same architecture"):
         locator_from_onnx(path, fine=True)  # a plain file is not a fine locator
+
+
+def test_a_classifier_read_back_from_onnx_computes_the_same(tmp_path):
+    import onnxruntime
+
+    from model.recogniser.export import legacy_export
+    from model.recogniser.nets import Classifier
+    from model.recogniser.onnx_weights import load_folded
+
+    torch.manual_seed(1)
+    trained = Classifier()
+    for layer in trained.modules():
+        if isinstance(layer, torch.nn.BatchNorm2d):
+            layer.running_mean.uniform_(-0.5, 0.5)
+            layer.running_var.uniform_(0.5, 2.0)
+    x = torch.randn(4, 3, spec.CROP_H, spec.CROP_W)
+    path = tmp_path / "classifier.onnx"
+    legacy_export(trained.eval(), x, path, input_names=["crops"], dynamic_axes={"crops": {0: "n"}})
+    expected = onnxruntime.InferenceSession(str(path)).run(None, {"crops": x.numpy()})[0]
+    read_back = load_folded(Classifier(), path, x[:1])
+    with torch.no_grad():
+        np.testing.assert_allclose(read_back(x).numpy(), expected, atol=1e-4)
 
 
 def test_training_is_reproducible_from_its_seed(scenes, tmp_path):

@@ -202,7 +202,8 @@ def grow_locator(
 ) -> Locator:
     """The locator in the ONNX file ``start`` grown into the fine one (``grow.py``), then
     trained ``steps`` more with its batch norms fixed."""
-    from model.recogniser.grow import freeze_norms, grown, locator_from_onnx
+    from model.recogniser.grow import grown, locator_from_onnx
+    from model.recogniser.onnx_weights import freeze_norms
 
     torch.manual_seed(seed)
     model = grown(locator_from_onnx(start))
@@ -228,11 +229,22 @@ def _balanced(classes: np.ndarray) -> np.ndarray:
     return weights / weights.sum()
 
 
+CLASSIFIER_RATE = 3e-3
+TUNE_RATE = CLASSIFIER_RATE / 10
+
+
 def train_classifier(
-    samples: Path, work: Path, steps: int, batch: int, seed: int, mined: Path | None = None
+    samples: Path,
+    work: Path,
+    steps: int,
+    batch: int,
+    seed: int,
+    mined: Path | None = None,
+    start: Path | None = None,
 ) -> Classifier:
     """Train the classifier on ``samples``; with ``mined`` (crops where the trained locator
-    marks, see ``mine.py``), half of every batch comes from those."""
+    marks, see ``mine.py``), half of every batch comes from those. With ``start`` (an ONNX
+    classifier) it goes on from that model at a tenth of the rate, its batch norms fixed."""
     torch.manual_seed(seed)
     data = np.load(samples)
     crops, classes = data["crops"], data["classes"].astype(np.int64)
@@ -249,7 +261,12 @@ def train_classifier(
         extra_weights = MINED_TRUE * extra_weights / extra_weights.sum()
         extra_weights[false] = MINED_FALSE / max(1, int(false.sum()))
         weights_np = np.concatenate([weights_np * (1 - MINED_TRUE - MINED_FALSE), extra_weights])
-    model = Classifier()
+    model, rate, prepare = Classifier(), CLASSIFIER_RATE, None
+    if start is not None:
+        from model.recogniser.onnx_weights import freeze_norms, load_folded
+
+        example = torch.zeros(1, 3, spec.CROP_H, spec.CROP_W)
+        model, rate, prepare = load_folded(model, start, example), TUNE_RATE, freeze_norms
     criterion = nn.CrossEntropyLoss(label_smoothing=0.05)
     weights = torch.from_numpy(weights_np)
 
@@ -262,7 +279,8 @@ def train_classifier(
         accuracy = float((logits.argmax(1) == y).float().mean())
         return loss, {"accuracy": accuracy}
 
-    history = run_steps("classifier", model, [(steps, 3e-3)], work, batch_loss, seed)
+    rounds = [(steps, rate)]
+    history = run_steps("classifier", model, rounds, work, batch_loss, seed, prepare=prepare)
     (work / "classifier-history.json").write_text(json.dumps(history))
     return model
 
@@ -299,6 +317,11 @@ def main(argv: list[str] | None = None) -> int:
         "--grow-from",
         type=Path,
         help="the ONNX locator to grow (default: the trained one in --work)",
+    )
+    parser.add_argument(
+        "--classifier-from",
+        type=Path,
+        help="an ONNX classifier to go on training instead of starting from scratch",
     )
     parser.add_argument("--classifier-steps", type=int, default=6000)
     parser.add_argument("--batch", type=int, default=24)
@@ -345,6 +368,7 @@ def main(argv: list[str] | None = None) -> int:
             args.batch * 8,
             args.seed,
             mined if mined.exists() else None,
+            args.classifier_from,
         )
     if args.stage == "all" and more:
         train_locator(*locate, more)
