@@ -377,6 +377,10 @@ def draw_court(img, box, rank, suit, ink, design, rng, deck_rng) -> None:
     """
     look = (deck_rng.uniform(0.85, 1.2), deck_rng.uniform(0.8, 1.3))
     tint_amount = deck_rng.choice([0.0, 0.12, 0.22])
+    # Most casino decks print a large suit sign in the frame's corner right beside the index;
+    # without it the classifier never learns that a queen's index can stand next to a second,
+    # larger diamond (real photos: queens read as tens).
+    big_pip = deck_rng.random() < 0.5
     x0, y0, x1, y1 = box
     fw, fh = x1 - x0, y1 - y0
     pal = PALETTES[design.palette]
@@ -398,6 +402,8 @@ def draw_court(img, box, rank, suit, ink, design, rng, deck_rng) -> None:
             flat,
             look,
         )
+        if big_pip:
+            _corner_pip(full, fh / 2, suit, design, ink)
         yy, xx = np.mgrid[0:fh, 0:fw]
         upper = (yy / fh + xx / fw) < 1.0
         area[:] = np.where(upper[..., None], full, full[::-1, ::-1])
@@ -408,12 +414,21 @@ def draw_court(img, box, rank, suit, ink, design, rng, deck_rng) -> None:
             letter = fonts.text_mask(design_face(design), rank, int(fh * 0.32))
             paint(half, letter, mix(tint, pal["blue"], 0.25), (fw - letter.shape[1]) // 2, 4)
         _figure(half, rank, ink, suit, pal, rng, design.suits, flat, look)
+        if big_pip:
+            _corner_pip(half, fh / 2, suit, design, ink)
         area[: fh // 2] = half
         area[fh - fh // 2 :] = half[::-1, ::-1]
         lines(img, [np.array([[x0, y0 + fh / 2], [x1, y0 + fh / 2]])], design.black, 1.2)
     rect(img, x0, y0, x1, y1, design.black, 1.4)
     if not flat:
         rect(img, x0 + 2.5, y0 + 2.5, x1 - 2.5, y1 - 2.5, ink, 1)
+
+
+def _corner_pip(img, half_h: float, suit: str, design, ink) -> None:
+    """A suit sign about as tall as the index's rank, in the frame's upper-left corner."""
+    pip = glyphs.suit_mask(suit, design.suits, max(8, round(half_h * 0.24)))
+    inset = max(4, round(half_h * 0.05))
+    paint(img, pip, ink, inset, inset)
 
 
 def design_face(design) -> str:
