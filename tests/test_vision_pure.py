@@ -11,6 +11,7 @@ from scanner.vision.cards import (
     CardReading,
     IndexReading,
     merge_cards,
+    opposite_corners,
     same_card,
     suppress_duplicates,
 )
@@ -212,6 +213,41 @@ def test_two_cards_stay_two():
     trio = [reading(index_of((300, 200), 30, c)) for c in ("top-left", "bottom-right")]
     trio.append(reading(index_of((301, 200), 210, "top-left", card=(60, 80)), confidence=0.5))
     assert len(merged(trio)) == 2
+
+
+def test_a_book_s_top_card_read_at_both_corners_counts_once_and_its_fan_stays_whole():
+    # five sixes fanned a fifth of a card apart; the top card shows its far corner too, and its
+    # far corner predicts a centre nearer the card beneath it than its own (its regression
+    # a little short): read surest first, that corner took the card beneath as its partner
+    fan = [index_of((300 + 16 * k, 200), 0, "top-left") for k in range(5)]
+    far = index_of((364, 200), 0, "bottom-right")
+    far = IndexCandidate(**{**far.__dict__, "card_x": far.card_x + 9, "card_y": far.card_y + 4})
+    readings = [reading(far, "6R", 0.99)]
+    readings += [reading(mark, "6R", 0.95 - 0.01 * k) for k, mark in enumerate(fan)]
+    cards = merged(readings)
+    assert len(cards) == 5
+    assert sorted(round(card.index_box[0]) for card in cards)[:4] == sorted(
+        round(mark.index_box()[0]) for mark in fan[:4]
+    )
+
+
+def test_a_loose_card_whose_size_is_read_short_still_counts_once():
+    # both corners predict a card 55 % of its size: the centres they predict lie a short side
+    # apart, but each lies on the line to the other's corner
+    top, bottom = (index_of((300, 200), 10, c) for c in ("top-left", "bottom-right"))
+    small = []
+    for mark in (top, bottom):
+        cx = mark.x + (mark.card_x - mark.x) * 0.55
+        cy = mark.y + (mark.card_y - mark.y) * 0.55
+        small.append(
+            IndexCandidate(
+                **{**mark.__dict__, "card_x": cx, "card_y": cy, "card_w": 44.0, "card_h": 60.0}
+            )
+        )
+    assert not same_card(*small) and opposite_corners(*small)
+    assert len(merged([reading(small[0], "3R"), reading(small[1], "3R", 0.9)])) == 1
+    # read as two codes, geometry this loose is not enough: two cards
+    assert len(merged([reading(small[0], "3R"), reading(small[1], "8R", 0.9)])) == 2
 
 
 def test_near_duplicate_marks_of_one_index_count_once():

@@ -8,6 +8,12 @@ full-resolution layer is the stem, and three layers lie between the pixels and i
 
 The start is read from an ONNX file (``locator_from_onnx``), so any shipped locator can be
 grown; the grown model keeps its batch norms fixed while it trains (``onnx_weights.py``).
+
+Measured, and why ``make model`` does not grow by default: the shipped locator grown and trained
+12,000 more steps (2e-3 / 4, 46 minutes on 2 cores) marked fewer of the visible indices of 60
+validation scenes (86.1 % against 86.9 %; below 6 px on the short side 47.9 % against 49.5 %):
+the extra depth alone, added late, does not find small indices. ``train grow --grow-steps N``
+runs it.
 """
 
 from __future__ import annotations

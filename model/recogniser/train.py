@@ -311,7 +311,10 @@ def main(argv: list[str] | None = None) -> int:
         help="steps of each warm restart after --locator-steps (0 restarts: none given)",
     )
     parser.add_argument(
-        "--grow-steps", type=int, default=12000, help="steps of the fine locator (0: none)"
+        "--grow-steps",
+        type=int,
+        default=0,
+        help="steps of the fine locator after the restarts (default 0: not grown, see grow.py)",
     )
     parser.add_argument(
         "--grow-from",
