@@ -142,7 +142,7 @@ def test_the_annotated_image_outlines_legal_melds_green_and_illegal_red():
 
 
 def test_a_gap_in_a_fan_says_a_card_may_be_missing():
-    from scanner.table.spacing import fan_doubt
+    from scanner.table.spacing import fan_doubt, top_doubt
 
     whole = fan(["9R", "9B", "9R", "9B", "2B"], step=15.0)
     assert fan_doubt(whole) is None
@@ -154,6 +154,12 @@ def test_a_gap_in_a_fan_says_a_card_may_be_missing():
     # a top card read from its far corner lies elsewhere and does not count as a gap
     top = card("2B", whole[-1].polygon[0][0], 100, corner="bottom-right")
     assert fan_doubt([*whole[:-1], top]) is None
+    # a top card read at its top-left corner alone: something may lie on it
+    covered = fan(["9R", "9B", "9R", "9B", "2B"], step=15.0, top_seen=False)
+    assert fan_doubt(covered) is None and top_doubt(covered) == (
+        "2B on top was read at one corner only: a card lying on it may not have been read: "
+        "count this meld"
+    )
 
 
 def test_a_doubtful_meld_asks_for_a_check():

@@ -1,6 +1,7 @@
 """Voting over the frames of one scan (scanner/table/voting.py): pure functions on readings."""
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -29,8 +30,13 @@ def card(code, x, y, confidence=0.95, angle=0.0, corner="top-left") -> CardReadi
     return CardReading(code, confidence, box, polygon, angle % 360.0, confidence < 0.5)
 
 
-def fan(codes, x=100.0, y=100.0, step=12.0, confidence=0.95, jitter=0.0):
-    return [card(c, x + n * step + jitter, y, confidence) for n, c in enumerate(codes)]
+def fan(codes, x=100.0, y=100.0, step=12.0, confidence=0.95, jitter=0.0, top_seen=True):
+    """Cards fanned to the right; the top one read at both corners (as a card in full view is)
+    unless ``top_seen`` is false."""
+    cards = [card(c, x + n * step + jitter, y, confidence) for n, c in enumerate(codes)]
+    if cards and top_seen:
+        cards[-1] = replace(cards[-1], corners=2)
+    return cards
 
 
 def test_one_frame_is_the_frame_itself():

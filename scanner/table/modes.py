@@ -32,7 +32,7 @@ from engine import (
     score_deal,
 )
 from scanner.table.grouping import Grouping, group_cards
-from scanner.table.spacing import fan_doubt
+from scanner.table.spacing import fan_doubt, top_doubt
 from scanner.vision.cards import CardReading
 
 
@@ -188,7 +188,8 @@ def _meld(
         return None
     readings = tuple(reading for reading, _ in usable)
     verdict = check_meld((card for _, card in usable), rules)
-    return ScannedMeld(readings, verdict, tuple(hull), fan_doubt(group) or doubt)
+    why = fan_doubt(group) or doubt or top_doubt(group)
+    return ScannedMeld(readings, verdict, tuple(hull), why)
 
 
 def outline(cards: Sequence[CardReading]) -> tuple[tuple[float, float], ...]:

@@ -1,6 +1,7 @@
 """Does a fan look whole? Its cards step evenly, so a gap about twice the usual step says a card
 between was not read, and two indices much closer than the usual step say one card was read
-twice (pure functions).
+twice; and its top card lies in full view, so where its far corner was not read, a card lying on
+it may not have been read either (pure functions).
 
 A card the recogniser misses is otherwise invisible in the result: the meld is one card short
 and nothing says "check". The spacing of the cards that were read is the only trace it leaves.
@@ -51,3 +52,20 @@ def fan_doubt(cards: Sequence[CardReading]) -> str | None:
             before, after = upright[n].code, upright[n + 1].code
             return f"a card may be missing between {before} and {after}: count this meld"
     return None
+
+
+def top_doubt(cards: Sequence[CardReading]) -> str | None:
+    """A sentence for the players when the fan's top card (the last in fan order) was read at
+    its top-left corner alone, else None. The top card lies in full view, so its far corner is
+    read too unless something lies on it: most often a card not read, such as the wild cards
+    ending a meld. Read from its far corner, it shows nothing lies there. On 80 one-side tables
+    (`handfoot synth --layout side`) no table read right had such a top card."""
+    if len(cards) < 2:
+        return None
+    top = cards[-1]
+    if top.corners >= 2 or angle_gap(top.angle, cards[0].angle) > SAME_WAY:
+        return None
+    return (
+        f"{top.code} on top was read at one corner only: a card lying on it may not have been "
+        "read: count this meld"
+    )

@@ -47,6 +47,7 @@ def reading_from_label(card: dict, index_number: int | None = None) -> CardReadi
         polygon=(corners[0], corners[1], corners[2], corners[3]),
         angle=float(index["orientation"]),
         check=False,
+        corners=max(1, sum(bool(mark["visible"]) for mark in card["indices"])),
     )
 
 

@@ -138,5 +138,6 @@ def _tally(track: list[CardReading], frames: int, check_below: float) -> VotedCa
     code = min(votes, key=lambda c: (-votes[c], c))
     confidence = votes[code] / frames
     shown = max((r for r in track if r.code == code), key=lambda r: r.confidence)
-    card = replace(shown, confidence=confidence, check=confidence < check_below)
+    corners = max(reading.corners for reading in track)  # both corners seen in any frame
+    card = replace(shown, confidence=confidence, check=confidence < check_below, corners=corners)
     return VotedCard(card, len(track), frames, dict(sorted(votes.items())))

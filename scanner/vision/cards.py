@@ -61,9 +61,12 @@ class CardReading:
     polygon: tuple[Point, Point, Point, Point]
     angle: float  # degrees clockwise from upright, of the index read
     check: bool
+    corners: int = 1  # 2 when its far corner was read too (a card nothing lies on)
 
     @classmethod
-    def from_index(cls, reading: IndexReading, min_confidence: float) -> CardReading:
+    def from_index(
+        cls, reading: IndexReading, min_confidence: float, corners: int = 1
+    ) -> CardReading:
         return cls(
             code=reading.code,
             confidence=reading.confidence,
@@ -71,6 +74,7 @@ class CardReading:
             polygon=reading.index.card_polygon(),
             angle=reading.index.angle,
             check=reading.confidence < min_confidence,
+            corners=corners,
         )
 
     def as_json(self, digits: int = 1) -> dict:
@@ -241,7 +245,7 @@ def merge_cards(
         paired.update((first, second))
         absorbed.add(second)  # the less confident of the two
     return tuple(
-        CardReading.from_index(reading, min_confidence)
+        CardReading.from_index(reading, min_confidence, 2 if n in paired else 1)
         for n, reading in enumerate(unique)
         if n not in absorbed
     )
