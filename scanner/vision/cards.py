@@ -136,39 +136,65 @@ def suppress_duplicates(candidates: Iterable[IndexCandidate]) -> tuple[IndexCand
     return tuple(kept)
 
 
-def _pair_error(first: IndexCandidate, second: IndexCandidate) -> float | None:
-    """How far apart the card centres two indices predict are, in card short sides, or None
-    when they do not read about 180° apart (the two corners of a card always do)."""
-    if abs(angle_gap(first.angle, second.angle) - 180.0) > PAIR_ANGLE_SLACK:
-        return None
-    short = min(first.card_short_side, second.card_short_side)
-    return float(np.hypot(first.card_x - second.card_x, first.card_y - second.card_y) / short)
+@dataclass(frozen=True)
+class _PairGeometry:
+    """For every pair [i, j] of marks: whether they read about 180° apart (``turned``), how far
+    apart the card centres they predict lie in card short sides (``error``), whether each lies
+    on the line along which the other predicts its card's centre (``opposite``, see
+    DIAGONAL_SLACK), the degrees the worse of the two lies off that line (``skew``), and how far
+    apart they lie against the distance each predicts to its centre, averaged (``reach``)."""
+
+    turned: np.ndarray
+    error: np.ndarray
+    opposite: np.ndarray
+    skew: np.ndarray
+    reach: np.ndarray
+
+
+def _pair_geometry(marks: Sequence[IndexCandidate]) -> _PairGeometry:
+    pos = np.array([(m.x, m.y) for m in marks], dtype=float).reshape(-1, 2)
+    centre = np.array([(m.card_x, m.card_y) for m in marks], dtype=float).reshape(-1, 2)
+    angle = np.array([m.angle for m in marks], dtype=float)
+    short = np.array([m.card_short_side for m in marks], dtype=float)
+    gap = np.abs((angle[:, None] - angle[None, :] + 180.0) % 360.0 - 180.0)
+    apart = centre[None, :] - centre[:, None]
+    error = np.hypot(apart[..., 0], apart[..., 1]) / np.maximum(
+        np.minimum(short[:, None], short[None, :]), 1e-9
+    )
+    half = (pos[None, :] - pos[:, None]) / 2  # [i, j]: from i halfway to j
+    distance = np.maximum(np.hypot(half[..., 0], half[..., 1]), 1e-9)
+    offset = centre - pos
+    length = np.maximum(np.hypot(offset[:, 0], offset[:, 1]), 1e-9)
+    # cosine between i's predicted centre direction and the way to j, and j's and the way to i
+    along_i = np.einsum("ik,ijk->ij", offset, half) / (length[:, None] * distance)
+    along_j = -np.einsum("jk,ijk->ij", offset, half) / (length[None, :] * distance)
+    ratio_i, ratio_j = distance / length[:, None], distance / length[None, :]
+    low, high = DIAGONAL_RATIO
+    opposite = (np.minimum(along_i, along_j) >= np.cos(np.radians(DIAGONAL_SLACK))) & (
+        (low <= np.minimum(ratio_i, ratio_j)) & (np.maximum(ratio_i, ratio_j) <= high)
+    )
+    return _PairGeometry(
+        turned=np.abs(gap - 180.0) <= PAIR_ANGLE_SLACK,
+        error=error,
+        opposite=opposite,
+        skew=np.degrees(np.arccos(np.clip(np.minimum(along_i, along_j), -1.0, 1.0))),
+        reach=(ratio_i + ratio_j) / 2,
+    )
 
 
 def opposite_corners(first: IndexCandidate, second: IndexCandidate) -> bool:
     """Whether two indices read about 180° apart each lie where the other points to the far
     corner of its card (see DIAGONAL_SLACK)."""
-    if abs(angle_gap(first.angle, second.angle) - 180.0) > PAIR_ANGLE_SLACK:
-        return False
-    half = np.array([second.x - first.x, second.y - first.y]) / 2
-    reach = float(np.hypot(*half))
-    if reach == 0.0:
-        return False
-    for mark, towards in ((first, half), (second, -half)):
-        offset = np.array([mark.card_x - mark.x, mark.card_y - mark.y])
-        length = float(np.hypot(*offset))
-        if length == 0.0 or not DIAGONAL_RATIO[0] <= reach / length <= DIAGONAL_RATIO[1]:
-            return False
-        if offset @ towards / (length * reach) < np.cos(np.radians(DIAGONAL_SLACK)):
-            return False
-    return True
+    geometry = _pair_geometry([first, second])
+    return bool(geometry.turned[0, 1] and geometry.opposite[0, 1])
 
 
 def same_card(first: IndexCandidate, second: IndexCandidate, *, tight: bool = False) -> bool:
-    """Whether two indices are the two corners of one card (see :func:`_pair_error`);
-    ``tight`` asks for geometry sure enough to merge even two different readings."""
-    error = _pair_error(first, second)
-    return error is not None and error <= (PAIR_TIGHT if tight else PAIR_DISTANCE)
+    """Whether two indices read about 180° apart predict card centres within PAIR_DISTANCE of
+    a short side (``tight``: PAIR_TIGHT, geometry sure enough to merge two different readings)."""
+    geometry = _pair_geometry([first, second])
+    limit = PAIR_TIGHT if tight else PAIR_DISTANCE
+    return bool(geometry.turned[0, 1] and geometry.error[0, 1] <= limit)
 
 
 def _pairs(marks: Sequence[IndexCandidate], codes: Sequence[str]) -> list[tuple[int, int]]:
@@ -176,44 +202,15 @@ def _pairs(marks: Sequence[IndexCandidate], codes: Sequence[str]) -> list[tuple[
     ``same_card`` and ``opposite_corners``, on every pair at once), pairs of one code first,
     then best first: the nearest against the distance each predicts to its card's centre, then
     the squarest and the closest in predicted centres (see REACH)."""
-    n = len(marks)
-    if n < 2:
+    if len(marks) < 2:
         return []
-    pos = np.array([(m.x, m.y) for m in marks])
-    centre = np.array([(m.card_x, m.card_y) for m in marks])
-    angle = np.array([m.angle for m in marks])
-    short = np.array([m.card_short_side for m in marks])
+    g = _pair_geometry(marks)
     code = np.array([hash(c) for c in codes])
-    gap = np.abs((angle[:, None] - angle[None, :] + 180.0) % 360.0 - 180.0)
-    turned = np.abs(gap - 180.0) <= PAIR_ANGLE_SLACK
-    error = np.hypot(*(centre[:, None] - centre[None, :]).transpose(2, 0, 1)) / np.maximum(
-        np.minimum(short[:, None], short[None, :]), 1e-9
-    )
-    half = (pos[None, :] - pos[:, None]) / 2  # [i, j]: from i halfway to j
-    reach = np.hypot(half[..., 0], half[..., 1])
-    offset = centre - pos
-    length = np.maximum(np.hypot(offset[:, 0], offset[:, 1]), 1e-9)
-    # cosine between i's predicted centre direction and the way to j, and j's and the way to i
-    along_i = np.einsum("ik,ijk->ij", offset, half) / (length[:, None] * np.maximum(reach, 1e-9))
-    along_j = -np.einsum("jk,ijk->ij", offset, half) / (length[None, :] * np.maximum(reach, 1e-9))
-    ratio_i, ratio_j = reach / length[:, None], reach / length[None, :]
-    low, high = DIAGONAL_RATIO
-    square = np.cos(np.radians(DIAGONAL_SLACK))
-    opposite = (
-        (along_i >= square)
-        & (along_j >= square)
-        & (low <= ratio_i)
-        & (ratio_i <= high)
-        & (low <= ratio_j)
-        & (ratio_j <= high)
-    )
     same = code[:, None] == code[None, :]
-    fits = turned & np.where(same, (error <= PAIR_DISTANCE) | opposite, error <= PAIR_TIGHT)
-    skew = np.degrees(np.arccos(np.clip(np.minimum(along_i, along_j), -1.0, 1.0)))
+    fits = g.turned & np.where(same, (g.error <= PAIR_DISTANCE) | g.opposite, g.error <= PAIR_TIGHT)
     rows, cols = np.nonzero(np.triu(fits, 1))
-    reach_share = ((ratio_i + ratio_j) / 2)[rows, cols]
-    fit = skew[rows, cols] / SKEW_UNIT + error[rows, cols] / ERROR_UNIT + REACH * reach_share
-    order = np.lexsort((fit, ~same[rows, cols]))
+    fit = g.skew / SKEW_UNIT + g.error / ERROR_UNIT + REACH * g.reach
+    order = np.lexsort((fit[rows, cols], ~same[rows, cols]))
     return [(int(rows[k]), int(cols[k])) for k in order]
 
 
