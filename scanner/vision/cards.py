@@ -205,7 +205,7 @@ def _pairs(marks: Sequence[IndexCandidate], codes: Sequence[str]) -> list[tuple[
     if len(marks) < 2:
         return []
     g = _pair_geometry(marks)
-    code = np.array([hash(c) for c in codes])
+    _, code = np.unique(np.array(codes, dtype=str), return_inverse=True)
     same = code[:, None] == code[None, :]
     fits = g.turned & np.where(same, (g.error <= PAIR_DISTANCE) | g.opposite, g.error <= PAIR_TIGHT)
     rows, cols = np.nonzero(np.triu(fits, 1))
