@@ -4,7 +4,8 @@ Every ``CHECKPOINT_EVERY`` steps the model, optimiser, step, losses and random s
 ``<work>/<name>.ckpt`` (written to a temporary file, then renamed); starting again resumes
 from there. ``python -m model.recogniser.train --help`` lists the stages; ``make model`` runs
 them all: cut, the locator's first round, mining, the classifier, the locator's warm restarts,
-export.
+(given ``--grow-steps``) the grown locator, export. ``--classifier-from`` and ``--grow-from``
+start from a shipped ONNX model instead (``onnx_weights.py``).
 """
 
 from __future__ import annotations
