@@ -113,3 +113,12 @@ def test_the_vote_does_not_depend_on_the_order_of_cards_in_a_frame():
 
 def test_no_frames_no_cards():
     assert vote([]).cards == () and vote([[], []]).cards == ()
+
+
+def test_a_card_seen_at_both_corners_in_any_frame_keeps_it():
+    once = fan(["9R", "9B", "2B"])
+    covered = fan(["9R", "9B", "2B"], jitter=1.0, top_seen=False)
+    result = vote([covered, once, fan(["9R", "9B", "2B"], jitter=-1.0, top_seen=False)])
+    assert [v.card.corners for v in result.cards] == [1, 1, 2]
+    alone = vote([covered, covered])
+    assert [v.card.corners for v in alone.cards] == [1, 1, 1]
