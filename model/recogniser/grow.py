@@ -24,7 +24,7 @@ import torch
 from torch import nn
 
 from model.recogniser.nets import DwSep, Locator
-from model.recogniser.onnx_weights import load_folded
+from model.recogniser.onnx_weights import load_folded, plain_statistics
 
 
 def locator_from_onnx(path: Path, fine: bool = False) -> Locator:
@@ -46,8 +46,7 @@ def grown(plain: Locator) -> Locator:
             assert isinstance(block, DwSep) and block.residual
             for layer in block.modules():
                 if isinstance(layer, nn.BatchNorm2d):
-                    layer.running_mean.zero_()
-                    layer.running_var.fill_(1.0 - layer.eps)
+                    plain_statistics(layer)
             block.body[-1].weight.zero_()
             block.body[-1].bias.zero_()
     return model.eval()

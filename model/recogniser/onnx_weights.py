@@ -75,11 +75,18 @@ def load_folded(model: nn.Module, path: Path, example: torch.Tensor) -> nn.Modul
             if norm is None:
                 layer.bias.copy_(torch.from_numpy(bias))
                 continue
-            norm.running_mean.zero_()
-            norm.running_var.fill_(1.0 - norm.eps)  # so the norm divides by exactly 1
+            plain_statistics(norm)
             norm.weight.fill_(1.0)
             norm.bias.copy_(torch.from_numpy(bias))
     return model.eval()
+
+
+def plain_statistics(norm: nn.BatchNorm2d) -> None:
+    """Running statistics that leave the norm its affine part alone: mean 0, and a variance
+    that makes it divide by exactly 1."""
+    with torch.no_grad():
+        norm.running_mean.zero_()
+        norm.running_var.fill_(1.0 - norm.eps)
 
 
 def freeze_norms(model: nn.Module) -> None:
