@@ -183,3 +183,34 @@ def test_locator_marks_are_labelled_against_the_truth():
     assert label_mark(Mark(100, 160), truths) == none  # three index heights away
     assert label_mark(Mark(300, 100), truths) is None  # a half-hidden index: left out
     assert label_mark(Mark(100, 100, angle=15), truths) == CLASS_INDEX["KR"]
+
+
+def test_tune_goes_on_from_a_shipped_locator_and_ships_the_tuned_one(scenes, tmp_path):
+    work, out = tmp_path / "work", tmp_path / "out"
+    args = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
+    steps = ["--locator-steps", "2", "--locator-more", "--classifier-steps", "2", "--batch", "2"]
+    assert train(["all", *args, *steps]) == 0
+    shipped = out / "locator.onnx"
+    start = shipped.read_bytes()
+    tune = ["--tune-from", str(shipped), "--tune-steps", "3"]
+    assert train(["tune", *args, *tune, "--batch", "2"]) == 0
+    assert torch.load(work / "locator-tuned.ckpt", weights_only=False)["step"] == 3
+    assert train(["export", *args]) == 0
+    assert shipped.read_bytes() != start  # the tuned locator is the one written
+
+
+def test_crops_holding_a_readable_wide_index_are_drawn_more_often():
+    from model.recogniser.dataset import TRUTH_FIELDS
+    from model.recogniser.train import WIDE_FOCUS, crop_weights
+
+    def index(height, width, visible):
+        row = np.zeros(TRUTH_FIELDS, np.float32)
+        row[3], row[4], row[10] = height, width, visible
+        return row
+
+    tall, word, hidden_word = index(20, 12, 1.0), index(10, 34, 1.0), index(10, 34, 0.5)
+    truths = np.stack([tall, word, tall, hidden_word, tall])
+    weights = crop_weights(truths, np.array([2, 1, 2, 0]))  # the last crop holds nothing
+    assert weights.sum() == pytest.approx(1.0)
+    assert weights[0] == pytest.approx(WIDE_FOCUS * weights[1])
+    assert weights[1] == weights[2] == weights[3]

@@ -105,8 +105,9 @@ def export_models(locator, classifier, out: Path) -> dict:
 def export_all(work: Path, out: Path) -> None:
     from model.recogniser.train import load_trained
 
-    # the fine locator where it was grown, else the plain one
-    locator = "locator-grown" if (work / "locator-grown.ckpt").exists() else "locator"
+    # the fine locator where it was grown, else one tuned from a shipped one, else the plain one
+    kinds = ("locator-grown", "locator-tuned", "locator")
+    locator = next((k for k in kinds if (work / f"{k}.ckpt").exists()), "locator")
     export_models(load_trained(locator, work), load_trained("classifier", work), out)
     curves = draw_curves(work)
     if curves is not None:
@@ -120,6 +121,7 @@ def draw_curves(work: Path) -> np.ndarray | None:
     for name, keys in (
         ("locator", ("loss", "heat", "regression")),
         ("locator-grown", ("loss", "heat", "regression")),
+        ("locator-tuned", ("loss", "heat", "regression")),
         ("classifier", ("loss", "accuracy")),
     ):
         path = work / f"{name}-history.json"

@@ -149,15 +149,32 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor, weight: torch.Tensor)
 LOCATOR_RATE = 2e-3
 
 
+WIDE_INDEX = 1.3  # an index this many times wider than tall: the special deck's words
+WIDE_FOCUS = 3.0  # how much more often a crop holding a readable wide index is drawn
+
+
+def crop_weights(truths: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Sampling weights of the locator's crops, summing to 1. Words printed across a corner
+    (LORD, JESTER, JOKER) are a few in a hundred indices, and a wide word looks like a tall
+    index turned a quarter: the locator read them turned and too small. Crops that hold one
+    readable are drawn WIDE_FOCUS times as often."""
+    owner = np.repeat(np.arange(len(counts)), counts)
+    wide = (truths[:, 4] >= WIDE_INDEX * truths[:, 3]) & (truths[:, 10] >= 0.9)
+    weights = np.ones(len(counts))
+    weights[np.unique(owner[wide])] = WIDE_FOCUS
+    return weights / weights.sum()
+
+
 def locator_batches(samples: Path, model: Locator, batch: int):
     """The locator's loss on the batch of each step (see ``run_steps``)."""
     data = np.load(samples)
     images, truths, counts = data["images"], data["truths"], data["counts"]
     starts = np.concatenate([[0], np.cumsum(counts)])
     size = images.shape[1]
+    weights = torch.from_numpy(crop_weights(truths, counts))
 
     def batch_loss(step: int, generator: torch.Generator):
-        pick = torch.randint(len(images), (batch,), generator=generator).numpy()
+        pick = torch.multinomial(weights, batch, replacement=True, generator=generator).numpy()
         heads, heat_w, reg_w = [], [], []
         for i in pick:
             rows = truths[starts[i] : starts[i + 1]].astype(np.float64)
@@ -195,7 +212,7 @@ def train_locator(
     return model
 
 
-GROW_RATE = LOCATOR_RATE / 4
+GROW_RATE = LOCATOR_RATE / 4  # growing and tuning go on from a trained locator
 
 
 def grow_locator(
@@ -204,15 +221,33 @@ def grow_locator(
     """The locator in the ONNX file ``start`` grown into the fine one (``grow.py``), then
     trained ``steps`` more with its batch norms fixed."""
     from model.recogniser.grow import grown, locator_from_onnx
+
+    return _train_on(
+        grown(locator_from_onnx(start)), "locator-grown", samples, work, steps, batch, seed
+    )
+
+
+def tune_locator(
+    samples: Path, work: Path, steps: int, batch: int, seed: int, start: Path
+) -> Locator:
+    """The locator in the ONNX file ``start`` trained ``steps`` more, its batch norms fixed:
+    how a shipped locator learns from newly rendered scenes without starting again."""
+    from model.recogniser.grow import locator_from_onnx
+
+    return _train_on(locator_from_onnx(start), "locator-tuned", samples, work, steps, batch, seed)
+
+
+def _train_on(
+    model: Locator, name: str, samples: Path, work: Path, steps: int, batch: int, seed: int
+) -> Locator:
     from model.recogniser.onnx_weights import freeze_norms
 
     torch.manual_seed(seed)
-    model = grown(locator_from_onnx(start))
     batch_loss = locator_batches(samples, model, batch)
     history = run_steps(
-        "locator-grown", model, [(steps, GROW_RATE)], work, batch_loss, seed, prepare=freeze_norms
+        name, model, [(steps, GROW_RATE)], work, batch_loss, seed, prepare=freeze_norms
     )
-    (work / "locator-grown-history.json").write_text(json.dumps(history))
+    (work / f"{name}-history.json").write_text(json.dumps(history))
     return model
 
 
@@ -287,8 +322,13 @@ def train_classifier(
 
 
 def load_trained(kind: str, work: Path) -> nn.Module:
-    """The model a checkpoint in ``work`` holds: "locator", "locator-grown" or "classifier"."""
-    makers = {"locator": Locator, "locator-grown": lambda: Locator(fine=True)}
+    """The model a checkpoint in ``work`` holds: "locator", "locator-tuned", "locator-grown"
+    or "classifier"."""
+    makers = {
+        "locator": Locator,
+        "locator-tuned": Locator,
+        "locator-grown": lambda: Locator(fine=True),
+    }
     model = makers.get(kind, Classifier)()
     state = torch.load(work / f"{kind}.ckpt", weights_only=False)
     model.load_state_dict(state["model"])
@@ -298,7 +338,8 @@ def load_trained(kind: str, work: Path) -> nn.Module:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m model.recogniser.train")
     parser.add_argument(
-        "stage", choices=("cut", "locator", "mine", "classifier", "grow", "export", "all")
+        "stage",
+        choices=("cut", "locator", "mine", "classifier", "grow", "tune", "export", "all"),
     )
     parser.add_argument("--scenes", type=Path, required=True, help="a folder of `handfoot synth`")
     parser.add_argument("--work", type=Path, required=True, help="samples and checkpoints")
@@ -321,6 +362,15 @@ def main(argv: list[str] | None = None) -> int:
         "--grow-from",
         type=Path,
         help="the ONNX locator to grow (default: the trained one in --work)",
+    )
+    parser.add_argument(
+        "--tune-steps", type=int, default=4000, help="steps of `tune` (see tune_locator)"
+    )
+    parser.add_argument(
+        "--tune-from",
+        type=Path,
+        default=Path(__file__).resolve().parent.parent / "locator.onnx",
+        help="the ONNX locator `tune` goes on from (default: the shipped one)",
     )
     parser.add_argument(
         "--classifier-from",
@@ -383,6 +433,10 @@ def main(argv: list[str] | None = None) -> int:
 
             start = export_locator(args.work, args.work / "restarted")
         grow_locator(locator_samples, args.work, args.grow_steps, args.batch, args.seed, start)
+    if args.stage == "tune":
+        tune_locator(
+            locator_samples, args.work, args.tune_steps, args.batch, args.seed, args.tune_from
+        )
     if args.stage in ("export", "all"):
         from model.recogniser.export import export_all
 
