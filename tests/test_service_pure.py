@@ -202,3 +202,17 @@ def test_docstring_examples(name):
 
     failed, tried = doctest.testmod(importlib.import_module(name))
     assert tried and not failed
+
+
+def test_a_scans_reading_keeps_strays_apart_from_what_counts_and_what_is_checked():
+    from scanner.service import reading as readings
+    from scanner.table.modes import Mode, interpret
+    from tests.test_table_modes import table_cards
+    from tests.test_table_voting import card
+
+    result = interpret(Mode.TABLE, [*table_cards(), card("6B", 900, 700, confidence=0.3)], PAGAT)
+    reading = readings.reading_from_result(result)
+    assert [item["code"] for item in reading["strays"]] == ["6B"]
+    assert reading["unplaced"] == [] and readings.check_cards(reading) == []
+    ids = [item["id"] for _, _, item in readings.all_cards(reading)] + [reading["strays"][0]["id"]]
+    assert len(set(ids)) == len(ids)

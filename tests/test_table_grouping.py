@@ -187,6 +187,23 @@ def test_a_pair_is_reported_and_unsure_cards_group_like_any():
     assert group.cards == tuple(pair)
 
 
+def test_an_unsure_reading_far_from_every_card_is_a_stray_not_a_single():
+    meld = fan("KR KB KR KB", 300, 300)
+    far = card("9B", 300 + 4 * W, 300 + 3 * H, check=True)  # the cloth's pattern, most likely
+    near = card("6B", 300, 300 + H + 30, check=True)  # within two short sides of the meld
+    sure = card("4R", 300 - 4 * W, 300 + 3 * H)  # as far, but read surely: a card
+    grouping = group_cards(shuffled([*meld, far, near, sure]))
+    assert grouping.strays == (far,)
+    assert set(grouping.singles) == {near, sure}
+    assert [group.codes for group in grouping.melds] == [("KR", "KB", "KR", "KB")]
+
+
+def test_with_no_card_read_surely_nothing_is_a_stray():
+    lone = [card("9B", 100, 100, check=True), card("6B", 700, 700, check=True)]
+    grouping = group_cards(lone)
+    assert grouping.strays == () and set(grouping.singles) == set(lone)
+
+
 def test_melds_come_in_reading_order():
     low = fan("4R 4B 4R", 100, 500)
     high_right = fan("9R 9B 9R", 500, 100)

@@ -4,7 +4,7 @@ totals and reasons come through, and nothing is guessed."""
 import pytest
 
 from engine import get_preset
-from scanner.table.modes import LONE_CARD, Mode, interpret
+from scanner.table.modes import LONE_CARD, STRAY, Mode, interpret
 from tests.test_table_voting import card, fan
 
 PAGAT = get_preset("pagat")
@@ -88,6 +88,23 @@ def test_a_lone_card_on_the_table_is_reported_not_guessed():
     result = interpret(Mode.TABLE, [*table_cards(), card("QB", 900, 700)], PAGAT)
     assert [(u.card.code, u.reason) for u in result.unplaced] == [("QB", LONE_CARD)]
     assert result.needs_check and result.totals["total"] == 710
+
+
+def test_an_unsure_mark_far_from_every_card_is_shown_but_neither_counted_nor_asked_about():
+    mark = card("6B", 900, 700, confidence=0.3)
+    result = interpret(Mode.TABLE, [*table_cards(), mark], PAGAT)
+    assert [(item.card, item.reason) for item in result.strays] == [(mark, STRAY)]
+    assert not result.unplaced and not result.needs_check and result.totals["total"] == 710
+    assert mark not in result.cards
+    data = result.as_json()
+    assert [(item["code"], item["check"]) for item in data["strays"]] == [("6B", True)]
+
+
+def test_in_meld_mode_an_unsure_card_shown_apart_is_still_a_card():
+    cards = [card("8R", 100, 100), card("8B", 400, 100), card("8R", 700, 500, confidence=0.3)]
+    result = interpret(Mode.MELD, cards, PAGAT)
+    assert [codes(meld) for meld in result.melds] == [["8R", "8B", "8R"]]
+    assert not result.strays and result.needs_check
 
 
 def test_a_card_of_the_other_deck_is_unplaced_with_the_reason():

@@ -12,6 +12,7 @@ and asks the engine what they mean in ``--mode``. With ``--json`` each scan is o
      "melds": [{"cards": ["KR", …], "kind": "clean book", "legal": true, "problems": [],
                 "points": 570, …}],
      "red_threes": ["3R"], "leftovers": [], "unplaced": [{…card…, "reason": "…"}],
+     "strays": [{…card…, "reason": "…"}],
      "totals": {…the engine's lines for the mode…}, "problems": […], "legal": true,
      "check": false, "frames": 3, "frames_read": 3, "quality": null,
      "timing_ms": {"capture": …, "read": …, "total": …}}
@@ -250,6 +251,9 @@ def print_scan(name: str, scan) -> None:
         print(f"  left over: {' '.join(card.code for card in result.leftovers)}")
     for item in result.unplaced:
         print(f"  not counted: {item.card.code} ({item.reason})")
+    if result.strays:
+        marks = " ".join(f"{item.card.code}?" for item in result.strays)
+        print(f"  unsure marks far from every card, not counted: {marks}")
     for problem in result.problems:
         print(f"  {problem.message}")
     totals = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in result.totals.items())

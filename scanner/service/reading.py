@@ -66,6 +66,7 @@ def reading_from_result(result: Any, *, frames: int = 1, frames_read: int = 1) -
     red_threes = [card(reading) for reading in result.red_threes]
     leftovers = [card(reading) for reading in result.leftovers]
     unplaced = [card(item.card, item.reason) for item in result.unplaced]
+    strays = [card(item.card, item.reason) for item in result.strays]
     return {
         "format": FORMAT,
         "mode": result.mode.value,
@@ -73,6 +74,7 @@ def reading_from_result(result: Any, *, frames: int = 1, frames_read: int = 1) -
         "red_threes": red_threes,
         "leftovers": leftovers,
         "unplaced": unplaced,
+        "strays": strays,  # shown on the image, neither counted nor asked about
         "next_id": next_id,
         "frames": frames,
         "frames_read": frames_read,

@@ -53,6 +53,8 @@ def annotate_table(image: np.ndarray, result: TableResult | None, cards=()) -> n
     for item in result.unplaced:
         pen.outline(item.card.polygon, UNPLACED)
         pen.card(item.card, UNPLACED)
+    for item in result.strays:  # not a card, most likely: marked, not outlined
+        pen.card(item.card, UNPLACED)
     return canvas
 
 

@@ -46,6 +46,10 @@ LONE_CARD = (
     "a card lying on its own: spread a squared-up book so every card shows, or lay the card "
     "on its meld"
 )
+STRAY = (
+    "an unsure mark far from every card: most likely the tablecloth's pattern; not counted "
+    "(if it is a card, add it)"
+)
 OTHER_DECK = "read as {code}, a card of the {deck}; these rules play the {playing}"
 
 
@@ -103,6 +107,7 @@ class TableResult:
     unplaced: tuple[Unplaced, ...] = ()
     totals: dict[str, int | bool] = field(default_factory=dict)
     problems: tuple[Problem, ...] = ()
+    strays: tuple[Unplaced, ...] = ()  # shown, neither counted nor asked about (grouping.py)
 
     @property
     def cards(self) -> tuple[CardReading, ...]:
@@ -132,6 +137,7 @@ class TableResult:
             "red_threes": [card.code for card in self.red_threes],
             "leftovers": [card.code for card in self.leftovers],
             "unplaced": [item.as_json() for item in self.unplaced],
+            "strays": [item.as_json() for item in self.strays],
             "totals": dict(self.totals),
             "problems": [problem.to_dict() for problem in self.problems],
             "legal": self.legal,
@@ -257,7 +263,8 @@ def read_melds(
     grouping = group_cards(cards)
     unplaced: list[Unplaced] = []
     groups = [(group.cards, group.outline, group.doubt) for group in grouping.melds]
-    loose = list(grouping.singles)
+    # cards shown one by one may lie far apart: here an unsure one alone is still a card
+    loose = sorted([*grouping.singles, *grouping.strays], key=_reading_order)
     if not groups and loose:
         groups, loose = [(tuple(loose), outline(loose), None)], []
     melds = [meld for g, o, d in groups if (meld := _meld(g, o, rules, unplaced, d)) is not None]
@@ -307,6 +314,7 @@ def read_table(
         tuple(unplaced),
         totals,
         problems,
+        tuple(Unplaced(card, STRAY) for card in grouping.strays),
     )
 
 
