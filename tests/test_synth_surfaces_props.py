@@ -103,3 +103,16 @@ def test_hand_enters_from_the_bottom_edge():
         assert (alpha[-1] > 200).sum() > 0.2 * alpha.shape[1], "the forearm leaves at the bottom"
         assert alpha[0].max() == 0 and alpha[:, 0].max() == 0 and alpha[:, -1].max() == 0
     assert not render_prop("cup", np.random.default_rng(0)).edge
+
+
+def test_surfaces_added_for_training_never_lie_under_a_test_scene():
+    from model.synth.scene import _pools
+    from model.synth.surfaces import TRAINING_ONLY
+
+    def drawn(split: str) -> set[str]:
+        rng = np.random.default_rng(5)
+        return {_pools(rng, split, "both")[2].name for _ in range(400)}
+
+    added = {surface.name for surface in TRAINING_ONLY}
+    assert added <= drawn("train")
+    assert not added & drawn("test")

@@ -37,7 +37,7 @@ from model.synth.layout import (
     plan_table,
 )
 from model.synth.props import PROP_KINDS, render_prop
-from model.synth.surfaces import FIELD_MM, SURFACES, render_surface
+from model.synth.surfaces import FIELD_MM, SURFACES, TRAINING_ONLY, render_surface
 from model.synth.types import CardStyle, Surface
 
 SPLITS = ("train", "test")
@@ -103,10 +103,17 @@ def _pools(rng: np.random.Generator, split: str, deck: str) -> tuple[str, list[C
     count = min(len(styles), int(rng.choice([1, 1, 1, 2, 2, 3])))
     picked = [styles[i] for i in rng.choice(len(styles), size=count, replace=False)]
     surfaces_wanted = "test" if split == "test" and rng.random() < HELD_OUT_SHARE else "train"
-    surfaces = [s for s in SURFACES if s.split == surfaces_wanted]
+    surfaces = [
+        s
+        for s in SURFACES
+        if s.split == surfaces_wanted and (split == "train" or s not in TRAINING_ONLY)
+    ]
     return chosen, picked, surfaces[rng.integers(len(surfaces))]
 
 
+# Textures per surface: training sees more of each surface's variety (colours, scales,
+# patterns); the test split keeps the two its figures were first measured on.
+TRAIN_LOOKS, TEST_LOOKS = 12, 2
 PROP_VARIANTS = 8  # props are drawn once per variant and cached: a hand takes ~0.1 s
 
 
@@ -121,9 +128,10 @@ def _texture(surface: Surface, variant: int) -> np.ndarray:
     return np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)])  # RGBA, as the canvas is
 
 
-def _table(rng: np.random.Generator, surface: Surface, camera: Camera) -> np.ndarray:
-    """The table as the camera sees it: the cached texture turned, scaled, shifted and tinted."""
-    texture = _texture(surface, int(rng.integers(2)))
+def _table(rng: np.random.Generator, surface: Surface, camera: Camera, looks: int) -> np.ndarray:
+    """The table as the camera sees it: one of the surface's first ``looks`` textures (cached),
+    turned, scaled, shifted and tinted."""
+    texture = _texture(surface, int(rng.integers(looks)))
     # Stretch the pattern a little, and more for wide views, so mirrored edges stay rare.
     seen_mm = np.ptp(camera.visible_table(), axis=0).max()
     scale = max(rng.uniform(0.8, 1.25), 0.7 * seen_mm / FIELD_MM) / TEXTURE_PX_PER_MM
@@ -250,7 +258,7 @@ def render_scene(
         plan_clutter(rng, table, area, _frame_edges(camera), styles, PROP_KINDS)
     else:
         table, camera, light = _plan_tidy(rng, layout, chosen_deck, styles, size)
-    canvas = Canvas(_table(rng, surface, camera))
+    canvas = Canvas(_table(rng, surface, camera, TRAIN_LOOKS if split == "train" else TEST_LOOKS))
     painter = _Painter(rng, canvas, camera, light if photographic else None, glyphs)
     drawn = [painter.object(spot) for spot in table.objects_below]
     laid = painter.cards(table)
