@@ -250,6 +250,37 @@ def test_a_loose_card_whose_size_is_read_short_still_counts_once():
     assert len(merged([reading(small[0], "3R"), reading(small[1], "8R", 0.9)])) == 2
 
 
+def shrunk(mark, share):
+    """``mark`` predicting a card ``share`` of its size, about the index."""
+    return IndexCandidate(
+        **{
+            **mark.__dict__,
+            "card_x": mark.x + (mark.card_x - mark.x) * share,
+            "card_y": mark.y + (mark.card_y - mark.y) * share,
+            "card_w": mark.card_w * share,
+            "card_h": mark.card_h * share,
+        }
+    )
+
+
+def test_cards_read_at_both_corners_set_the_size_of_every_card_of_the_frame():
+    # the locator reads this design's cards at 2/3 of their size; two loose cards read at both
+    # corners show it, and a fan card beside them gets its true outline back
+    loose = [
+        index_of((150 + 200 * k, 200), 0, c) for k in range(2) for c in ("top-left", "bottom-right")
+    ]
+    fan_card = index_of((300, 500), 0, "top-left")
+    readings = [reading(shrunk(mark, 2 / 3), "9B") for mark in [*loose, fan_card]]
+    cards = merged(readings)
+    assert len(cards) == 3
+    (fan,) = [card for card in cards if card.index_box == shrunk(fan_card, 2 / 3).index_box()]
+    np.testing.assert_allclose(fan.polygon, fan_card.card_polygon(), atol=1e-6)
+    # one card read at both corners is not enough to say
+    few = merged(readings[:2] + readings[4:])
+    (alone,) = [card for card in few if card.index_box == shrunk(fan_card, 2 / 3).index_box()]
+    assert alone.polygon == shrunk(fan_card, 2 / 3).card_polygon()
+
+
 def test_near_duplicate_marks_of_one_index_count_once():
     index = index_of((300, 200), 30, "top-left", score=0.8)
     shifted = IndexCandidate(**{**index.__dict__, "x": index.x + 3, "y": index.y - 2, "score": 0.9})

@@ -7,8 +7,9 @@ locator may mark one index twice; both cases are resolved here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -38,6 +39,14 @@ DIAGONAL_RATIO = (0.5, 2.5)
 REACH = 20.0
 SKEW_UNIT = 10.0
 ERROR_UNIT = 0.3
+# A card read at both corners measures its own size: its two index centres lie as far apart as
+# the distances each predicts to the card's centre, added. The locator's card size is a guess
+# from the index alone and is off by a design's ratio of index to card (1.5 times too large
+# for some jumbo-index designs), which breaks grouping: a fan's steps are measured in card
+# sizes. So every card of a frame is scaled by the median measured/predicted ratio of its
+# cards read at both corners, when at least SIZE_PAIRS of them agree, within SIZE_LIMITS.
+SIZE_PAIRS = 2
+SIZE_LIMITS = (0.5, 2.0)
 
 
 @dataclass(frozen=True)
@@ -65,13 +74,24 @@ class CardReading:
 
     @classmethod
     def from_index(
-        cls, reading: IndexReading, min_confidence: float, corners: int = 1
+        cls, reading: IndexReading, min_confidence: float, corners: int = 1, scale: float = 1.0
     ) -> CardReading:
+        """The card read at ``reading``, its predicted outline ``scale`` times as large about
+        the index (see SIZE_PAIRS)."""
+        index = reading.index
+        if scale != 1.0:
+            index = replace(
+                index,
+                card_x=index.x + scale * (index.card_x - index.x),
+                card_y=index.y + scale * (index.card_y - index.y),
+                card_w=scale * index.card_w,
+                card_h=scale * index.card_h,
+            )
         return cls(
             code=reading.code,
             confidence=reading.confidence,
-            index_box=reading.index.index_box(),
-            polygon=reading.index.card_polygon(),
+            index_box=index.index_box(),
+            polygon=index.card_polygon(),
             angle=reading.index.angle,
             check=reading.confidence < min_confidence,
             corners=corners,
@@ -236,13 +256,29 @@ def merge_cards(
             unique.append(reading)
     paired: set[int] = set()
     absorbed: set[int] = set()
+    pairs = []
     for first, second in _pairs([r.index for r in unique], [r.code for r in unique]):
         if first in paired or second in paired:
             continue
         paired.update((first, second))
         absorbed.add(second)  # the less confident of the two
+        pairs.append((unique[first].index, unique[second].index))
+    scale = size_scale(pairs)
     return tuple(
-        CardReading.from_index(reading, min_confidence, 2 if n in paired else 1)
+        CardReading.from_index(reading, min_confidence, 2 if n in paired else 1, scale)
         for n, reading in enumerate(unique)
         if n not in absorbed
     )
+
+
+def size_scale(pairs: Sequence[tuple[IndexCandidate, IndexCandidate]]) -> float:
+    """How much larger the frame's cards are than the locator predicts, measured on cards read
+    at both corners (``pairs``); 1 where fewer than SIZE_PAIRS were, clipped to SIZE_LIMITS."""
+    ratios = []
+    for first, second in pairs:
+        predicted = sum(math.hypot(m.card_x - m.x, m.card_y - m.y) for m in (first, second))
+        if predicted > 0:
+            ratios.append(math.hypot(second.x - first.x, second.y - first.y) / predicted)
+    if len(ratios) < SIZE_PAIRS:
+        return 1.0
+    return float(np.clip(np.median(ratios), *SIZE_LIMITS))
