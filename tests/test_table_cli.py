@@ -164,3 +164,22 @@ def test_eval_in_table_mode_scores_the_fixtures_right(cli, tmp_path):
     figures = json.loads(result.out)
     assert figures["scenes"] == len(EXPECTED)
     assert figures["right"] == 1.0 and figures["grouping_right"] == 1.0
+    assert figures["points_right"] == 1.0
+
+
+def test_a_reading_set_aside_costs_the_scene_but_not_its_points():
+    from engine import Deck
+    from scanner.table.evaluate import score_scene
+    from scanner.table.truth import is_seen, reading_from_label
+    from scanner.vision.cards import CardReading
+
+    labels = fixture_labels(sorted(EXPECTED)[0]).labels
+    deck = Deck.SPECIAL if labels["deck"] == "special" else Deck.STANDARD
+    rules = rules_for(deck, get_preset("pagat"))
+    perfect = [reading_from_label(card) for card in labels["cards"] if is_seen(card)]
+    code = perfect[0].code
+    corners = ((5.0, 5.0), (45.0, 5.0), (45.0, 61.0), (5.0, 61.0))
+    alone = CardReading(code, 0.95, (7.0, 7.0, 15.0, 21.0), corners, 0.0, False)
+    assert score_scene(labels, perfect, rules, "x").right
+    scored = score_scene(labels, [*perfect, alone], rules, "x")
+    assert not scored.right and scored.points_right

@@ -323,6 +323,8 @@ def run_table_eval(args: argparse.Namespace) -> int:
             f"the true cards in {_percent(figures['right'])}; wrong but marked check "
             f"{_percent(figures['wrong_but_flagged'])}; wrong and not marked "
             f"{_percent(figures['silent_errors'])}\n"
+            f"  melds and points right, a card read where none is set aside as not counted: "
+            f"{_percent(figures['points_right'])}\n"
             f"  {_percent(figures['melds_exact'])} of {figures['melds']} true melds read exactly; "
             f"median error of the total {figures['total_error_median']} points\n"
             f"  with every card read right, grouping by layout alone gives the truth in "

@@ -7,7 +7,8 @@ laid them in. The scan is the same function applied to what the recogniser read 
 grouping found. A scene is *right* when both give the same melds (as multisets of codes), the
 same red threes, the same cards left unplaced and the same total. A wrong scene either said
 "check" (a person is asked to look: honest) or did not (a silent error: the one that matters
-most).
+most). Its *points* are right when the melds, red threes and total are, whatever else the scan
+set aside as not counted (a phantom reading left unplaced asks for a check but costs nothing).
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ class TableScore:
     total_true: int
     total_scanned: int
     grouped_right: bool  # perfect readings grouped by layout give the truth
+    points_right: bool = False  # the melds and points right, whatever else is reported aside
 
 
 def rules_for(deck: Deck, chosen: RuleSet) -> RuleSet:
@@ -98,6 +100,7 @@ def score_scene(
         int(want["total"]),
         int(got["total"]),
         grouped == want,
+        all(want[key] == got[key] for key in ("melds", "red_threes", "total")),
     )
 
 
@@ -133,6 +136,7 @@ def report(scores: Sequence[TableScore]) -> dict:
     return {
         "scenes": count,
         "right": share(right, count),
+        "points_right": share(sum(score.points_right for score in scores), count),
         "wrong_but_flagged": share(wrong_flagged, count),
         "silent_errors": share(silent, count),
         "flagged": share(sum(score.flagged for score in scores), count),
