@@ -25,7 +25,7 @@ while the card outline it guesses around each is not (about 0.17 off at the medi
    melds laid touching: they stay apart, and both say so (``doubt``), so a person counts them.
 4. **Strays.** An unsure reading (below the recogniser's confidence) lying alone, farther than
    :data:`STRAY_APART` card short sides from every other card, is most often the tablecloth's
-   pattern read as a card, not a card: on 360 one-side tables (two validation sets) 33 of the
+   pattern read as a card, not a card: on 280 one-side tables (two validation sets) 33 of the
    34 such readings were phantoms and one a real card read wrong. It is set apart from the
    singles (``strays``) so the caller can show it without counting it or asking about it.
    Only where the frame holds a sure card to measure against.

@@ -264,7 +264,7 @@ def read_melds(
     unplaced: list[Unplaced] = []
     groups = [(group.cards, group.outline, group.doubt) for group in grouping.melds]
     # cards shown one by one may lie far apart: here an unsure one alone is still a card
-    loose = sorted([*grouping.singles, *grouping.strays], key=_reading_order)
+    loose = [*grouping.singles, *grouping.strays]
     if not groups and loose:
         groups, loose = [(tuple(loose), outline(loose), None)], []
     melds = [meld for g, o, d in groups if (meld := _meld(g, o, rules, unplaced, d)) is not None]
