@@ -78,12 +78,11 @@ class CardReading:
     def from_index(
         cls, reading: IndexReading, min_confidence: float, corners: int = 1
     ) -> CardReading:
-        index = reading.index
         return cls(
             code=reading.code,
             confidence=reading.confidence,
-            index_box=index.index_box(),
-            polygon=index.card_polygon(),
+            index_box=reading.index.index_box(),
+            polygon=reading.index.card_polygon(),
             angle=reading.index.angle,
             check=reading.confidence < min_confidence,
             corners=corners,
@@ -238,7 +237,8 @@ def merge_cards(
     reading by reading: a book's top card read from both corners has its far corner's
     partner among the fan's cards of the same code, all predicting nearly the same centre;
     taken in order of confidence, the far corner paired with a fan card and the card counted
-    twice while that fan card went missing."""
+    twice while that fan card went missing. The outlines are scaled to the card size the
+    frame's cards read at both corners measure (see SIZE_PAIRS)."""
     ordered = sorted((r for r in readings if r.code != not_an_index), key=lambda r: -r.confidence)
     unique: list[IndexReading] = []
     marks = _Marks(len(ordered))
