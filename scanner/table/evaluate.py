@@ -68,7 +68,7 @@ class TableScore:
     total_true: int
     total_scanned: int
     grouped_right: bool  # perfect readings grouped by layout give the truth
-    points_right: bool = False  # the melds and points right, whatever else is reported aside
+    points_right: bool  # the melds and points right, whatever else is reported aside
 
 
 def rules_for(deck: Deck, chosen: RuleSet) -> RuleSet:
