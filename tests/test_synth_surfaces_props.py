@@ -116,3 +116,16 @@ def test_surfaces_added_for_training_never_lie_under_a_test_scene():
     added = {surface.name for surface in TRAINING_ONLY}
     assert added <= drawn("train")
     assert not added & drawn("test")
+
+
+def test_designs_added_for_training_never_lie_in_a_test_scene():
+    from model.synth.faces import TRAINING_ONLY_STYLES
+    from model.synth.scene import _pools
+
+    def drawn(split: str) -> set[str]:
+        rng = np.random.default_rng(6)
+        return {style.name for _ in range(600) for style in _pools(rng, split, "special")[1]}
+
+    added = {style.name for style in TRAINING_ONLY_STYLES}
+    assert len(added) >= 5 and added <= drawn("train")
+    assert not added & drawn("test")

@@ -24,7 +24,13 @@ from model.synth.clutter import (
     plan_tidy_clutter,
 )
 from model.synth.compose import Canvas, placement_matrix, prepare_mips
-from model.synth.faces import ALL_STYLES, render_back, render_face, render_nonplaying
+from model.synth.faces import (
+    ALL_STYLES,
+    TRAINING_ONLY_STYLES,
+    render_back,
+    render_face,
+    render_nonplaying,
+)
 from model.synth.labels import SCHEMA_ID, camera_label, card_label, object_label
 from model.synth.layout import (
     MM_PER_FACE_PX,
@@ -99,7 +105,13 @@ def _pools(rng: np.random.Generator, split: str, deck: str) -> tuple[str, list[C
     chosen = deck if deck != "both" else ("special" if rng.random() < 0.3 else "standard")
     held_out = split == "test" and rng.random() < HELD_OUT_SHARE
     wanted = "test" if held_out else "train"
-    styles = [s for s in ALL_STYLES if s.deck == chosen and s.split == wanted]
+    styles = [
+        s
+        for s in ALL_STYLES
+        if s.deck == chosen
+        and s.split == wanted
+        and (split == "train" or s not in TRAINING_ONLY_STYLES)
+    ]
     count = min(len(styles), int(rng.choice([1, 1, 1, 2, 2, 3])))
     picked = [styles[i] for i in rng.choice(len(styles), size=count, replace=False)]
     surfaces_wanted = "test" if split == "test" and rng.random() < HELD_OUT_SHARE else "train"

@@ -8,7 +8,13 @@
 
 from .nonplaying import KINDS as NONPLAYING_KINDS
 from .render import CARD_NAMES, code_of, render_back, render_face, render_nonplaying
-from .styles import ALL_STYLES, SPECIAL_STYLES, STANDARD_STYLES, style_by_name
+from .styles import (
+    ALL_STYLES,
+    SPECIAL_STYLES,
+    STANDARD_STYLES,
+    TRAINING_ONLY_STYLES,
+    style_by_name,
+)
 
 __all__ = [
     "ALL_STYLES",
@@ -16,6 +22,7 @@ __all__ = [
     "NONPLAYING_KINDS",
     "SPECIAL_STYLES",
     "STANDARD_STYLES",
+    "TRAINING_ONLY_STYLES",
     "code_of",
     "render_back",
     "render_face",

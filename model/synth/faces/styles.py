@@ -140,6 +140,31 @@ _TABLE = [
        backs=("lattice", "logo")),
 ]  # fmt: skip
 
+# Added for training after the test figures were first measured; the test split never draws
+# them, so a test scene of a given seed stays the scene earlier versions were measured on.
+# Every training design abbreviated the word cards in a sans typeface, and a held-out serif
+# design's "LO" (LORD) and "JE" (JESTER) read as 10 (55 of 88 wrong codes on 400 one-side
+# validation tables): word cards in serif typefaces, abbreviated, spelled and stacked.
+_TRAINING_ONLY_TABLE = [
+    _s("hnf-roman-abbr", "train", "Nimbus Roman Bold", deck="special", jumbo=True, glossy=0.5,
+       rank_cap=42, colours="duo", word_corner="abbr", centre="band", stock=IVORY,
+       margin=(8, 10), backs=("rings", "logo")),
+    _s("hnf-bookman-abbr", "train", "URW Bookman Demi", deck="special", glossy=0.35,
+       rank_cap=30, colours="rainbow", word_corner="abbr", centre="plain", stock=CREAM,
+       border="line", border_inset=6, backs=("lattice", "logo")),
+    _s("hnf-century-abbr", "train", "C059 Bold", deck="special", glossy=0.6, width=224,
+       rank_cap=28, colours="mono", word_corner="abbr", underline69=True, centre="ring",
+       radius=11, backs=("dots", "logo")),
+    _s("hnf-libserif-stacked", "train", "Liberation Serif Bold", deck="special", glossy=0.7,
+       rank_cap=32, colours="duo", word_corner="vertical", centre="plain", stock=IVORY,
+       backs=("checker", "logo")),
+    _s("hnf-casino-word", "train", "Vector Serif", deck="special", jumbo=True, glossy=0.45,
+       rank_cap=44, colours="rainbow", word_corner="word", centre="ring", weight=1.05,
+       backs=("rings", "logo")),
+]  # fmt: skip
+_TABLE += _TRAINING_ONLY_TABLE
+TRAINING_ONLY_STYLES: tuple[CardStyle, ...] = tuple(s for s, _ in _TRAINING_ONLY_TABLE)
+
 _DESIGNS: dict[str, Design] = {s.name: d for s, d in _TABLE}
 STANDARD_STYLES: tuple[CardStyle, ...] = tuple(s for s, _ in _TABLE if s.deck == "standard")
 SPECIAL_STYLES: tuple[CardStyle, ...] = tuple(s for s, _ in _TABLE if s.deck == "special")
