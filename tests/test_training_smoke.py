@@ -214,3 +214,48 @@ def test_crops_holding_a_readable_wide_index_are_drawn_more_often():
     assert weights.sum() == pytest.approx(1.0)
     assert weights[0] == pytest.approx(WIDE_FOCUS * weights[1])
     assert weights[1] == weights[2] == weights[3]
+
+
+def test_two_classifiers_of_one_network_average_weight_by_weight(tmp_path):
+    import onnx
+    import onnxruntime
+    from onnx import numpy_helper
+
+    from model.recogniser.average import average_onnx
+    from model.recogniser.export import legacy_export
+    from model.recogniser.nets import Classifier, Locator
+
+    x = torch.randn(4, 3, spec.CROP_H, spec.CROP_W)
+    paths = []
+    for seed in (1, 2):
+        torch.manual_seed(seed)
+        paths.append(tmp_path / f"classifier-{seed}.onnx")
+        legacy_export(
+            Classifier().eval(),
+            x,
+            paths[-1],
+            input_names=["crops"],
+            dynamic_axes={"crops": {0: "n"}},
+        )
+
+    def weights(path):
+        return {t.name: numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer}
+
+    def logits(path):
+        return onnxruntime.InferenceSession(str(path)).run(None, {"crops": x.numpy()})[0]
+
+    first, second = weights(paths[0]), weights(paths[1])
+    half = average_onnx(paths[0], paths[1], tmp_path / "half.onnx", 0.5)
+    for name, value in weights(half).items():
+        np.testing.assert_allclose(value, (first[name] + second[name]) / 2, atol=1e-6)
+    assert any(not np.allclose(first[name], second[name]) for name in first)
+    for share, end in ((0.0, paths[0]), (1.0, paths[1])):
+        same = average_onnx(paths[0], paths[1], tmp_path / f"share-{share}.onnx", share)
+        np.testing.assert_allclose(logits(same), logits(end), atol=1e-5)
+
+    other = tmp_path / "locator.onnx"
+    legacy_export(Locator().eval(), torch.randn(1, 3, 64, 64), other, input_names=["image"])
+    with pytest.raises(ValueError, match="not one network"):
+        average_onnx(paths[0], other, tmp_path / "mixed.onnx")
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        average_onnx(paths[0], paths[1], tmp_path / "wild.onnx", 1.5)

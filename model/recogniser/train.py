@@ -339,7 +339,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m model.recogniser.train")
     parser.add_argument(
         "stage",
-        choices=("cut", "locator", "mine", "classifier", "grow", "tune", "export", "all"),
+        choices=(
+            "cut",
+            "locator",
+            "mine",
+            "classifier",
+            "grow",
+            "tune",
+            "export",
+            "average",
+            "all",
+        ),
     )
     parser.add_argument("--scenes", type=Path, required=True, help="a folder of `handfoot synth`")
     parser.add_argument("--work", type=Path, required=True, help="samples and checkpoints")
@@ -378,6 +388,13 @@ def main(argv: list[str] | None = None) -> int:
         help="an ONNX classifier to go on training instead of starting from scratch",
     )
     parser.add_argument("--classifier-steps", type=int, default=6000)
+    parser.add_argument(
+        "--average-share",
+        type=float,
+        default=0.5,
+        help="`average`: the share of the exported classifier in --out against "
+        "--classifier-from, weight by weight (see average.py; default 0.5)",
+    )
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--crops-per-scene", type=int, default=12, help="locator crops per scene")
     parser.add_argument("--seed", type=int, default=7)
@@ -441,6 +458,16 @@ def main(argv: list[str] | None = None) -> int:
         from model.recogniser.export import export_all
 
         export_all(args.work, args.out)
+    if args.stage == "average":
+        from model.recogniser.average import average_onnx
+
+        if args.classifier_from is None:
+            parser.error(
+                "`average` needs --classifier-from: the classifier the one in --out "
+                "was trained on from"
+            )
+        exported = args.out / "classifier.onnx"
+        average_onnx(args.classifier_from, exported, exported, args.average_share)
     print(f"{args.stage} done in {time.perf_counter() - started:.0f} s")
     return 0
 
