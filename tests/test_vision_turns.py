@@ -130,3 +130,9 @@ def test_a_frame_turned_a_quarter_reads_the_same_cards():
     for k in (1, 2):
         cards = recogniser.read(np.ascontiguousarray(np.rot90(frame, k))).cards
         assert sorted(card.code for card in cards) == EXPECTED[name]
+
+
+@pytest.mark.parametrize("command", [("scan", "x.jpg"), ("serve",), ("bench", "scan")])
+def test_the_commands_take_one_two_or_four_turns_only(cli, command):
+    result = cli(*command, "--turns", "3")
+    assert result.code == 2 and "--turns" in result.err and "3" in result.err

@@ -14,6 +14,7 @@ import socket
 from pathlib import Path
 
 from scanner.cli.common import EXIT_OK, CommandError
+from scanner.cli.scan_cmd import add_turns_argument
 
 log = logging.getLogger(__name__)
 DEFAULT_PORT = 8080
@@ -79,6 +80,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     serve.add_argument(
         "--models", type=Path, metavar="DIR", help="folder with locator.onnx and classifier.onnx"
     )
+    add_turns_argument(serve)
     serve.set_defaults(run=run_serve)
 
 
@@ -113,7 +115,7 @@ def build(args: argparse.Namespace):
     except CameraError as error:
         raise CommandError(str(error)) from None
     try:
-        recogniser = Recogniser.load(args.models)
+        recogniser = Recogniser.load(args.models, turns=args.turns)
     except RecogniserError as error:
         raise CommandError(f"the card recogniser cannot start: {error}") from None
     try:
