@@ -221,7 +221,7 @@ def test_two_classifiers_of_one_network_average_weight_by_weight(tmp_path):
     import onnxruntime
     from onnx import numpy_helper
 
-    from model.recogniser.average import average_onnx
+    from model.recogniser.average import average_onnx, kind_of
     from model.recogniser.export import legacy_export
     from model.recogniser.nets import Classifier, Locator
 
@@ -259,3 +259,49 @@ def test_two_classifiers_of_one_network_average_weight_by_weight(tmp_path):
         average_onnx(paths[0], other, tmp_path / "mixed.onnx")
     with pytest.raises(ValueError, match="between 0 and 1"):
         average_onnx(paths[0], paths[1], tmp_path / "wild.onnx", 1.5)
+    assert (kind_of(paths[0]), kind_of(other)) == ("classifier", "locator")
+
+
+def test_the_average_stage_averages_each_model_with_the_one_it_went_on_from(tmp_path):
+    import shutil
+
+    import onnx
+    from onnx import numpy_helper
+
+    from model.recogniser.export import legacy_export
+    from model.recogniser.nets import Classifier
+
+    out, start = tmp_path / "out", tmp_path / "start.onnx"
+    out.mkdir()
+    x = torch.randn(2, 3, spec.CROP_H, spec.CROP_W)
+    for seed, path in ((1, start), (2, out / "classifier.onnx")):
+        torch.manual_seed(seed)
+        legacy_export(Classifier().eval(), x, path, input_names=["crops"])
+    shutil.copy(out / "classifier.onnx", tmp_path / "trained.onnx")
+
+    def weights(path):
+        return {t.name: numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer}
+
+    assert (
+        train(
+            [
+                "average",
+                "--scenes",
+                str(tmp_path),
+                "--work",
+                str(tmp_path / "w"),
+                "--out",
+                str(out),
+                "--average-from",
+                str(start),
+            ]
+        )
+        == 0
+    )
+    before, after, first = (
+        weights(tmp_path / "trained.onnx"),
+        weights(out / "classifier.onnx"),
+        weights(start),
+    )
+    for name in after:
+        np.testing.assert_allclose(after[name], (before[name] + first[name]) / 2, atol=1e-6)

@@ -5,7 +5,9 @@ read real photographs worse: it drifts towards what the new scenes show. The mea
 weights and those it started from keeps most of both (Wortsman et al. 2022, "Robust
 fine-tuning of zero-shot models"): the sixth version's classifier, half and half, kept the
 real photos' rank accuracy (94.4 % against 94.6 %, 92.4 % for the trained-on one alone) and
-most of its gain on one-side validation tables (80.6 % right against 77.1 % and 82.3 %).
+most of its gain on one-side validation tables (80.6 % right against 77.1 % and 82.3 %). The
+locator trained on too, averaged so, kept the one-side tables (80.8 %) and made fewer silent
+errors (2 against 6 of 480) where alone it read real photos with more readings off a card.
 """
 
 from __future__ import annotations
@@ -13,6 +15,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+
+KINDS = {"image": "locator", "crops": "classifier"}  # a model's input names its kind
+
+
+def kind_of(path: Path) -> str:
+    """ "locator" or "classifier": what the ONNX file at ``path`` is, by its input's name."""
+    import onnx
+
+    inputs = [node.name for node in onnx.load(str(path), load_external_data=False).graph.input]
+    kinds = {KINDS[name] for name in inputs if name in KINDS}
+    if len(kinds) != 1:
+        raise ValueError(f"{path}: neither the locator nor the classifier (inputs {inputs})")
+    return kinds.pop()
 
 
 def average_onnx(first: Path, second: Path, out: Path, share: float = 0.5) -> Path:

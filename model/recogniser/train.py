@@ -389,11 +389,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--classifier-steps", type=int, default=6000)
     parser.add_argument(
+        "--average-from",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="FILE.onnx",
+        help="`average`: the models the exported ones in --out were trained on from; each is "
+        "averaged with the file of its kind in --out (see average.py)",
+    )
+    parser.add_argument(
         "--average-share",
         type=float,
         default=0.5,
-        help="`average`: the share of the exported classifier in --out against "
-        "--classifier-from, weight by weight (see average.py; default 0.5)",
+        help="`average`: the share of the models in --out, weight by weight (default 0.5)",
     )
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--crops-per-scene", type=int, default=12, help="locator crops per scene")
@@ -459,15 +467,13 @@ def main(argv: list[str] | None = None) -> int:
 
         export_all(args.work, args.out)
     if args.stage == "average":
-        from model.recogniser.average import average_onnx
+        from model.recogniser.average import average_onnx, kind_of
 
-        if args.classifier_from is None:
-            parser.error(
-                "`average` needs --classifier-from: the classifier the one in --out "
-                "was trained on from"
-            )
-        exported = args.out / "classifier.onnx"
-        average_onnx(args.classifier_from, exported, exported, args.average_share)
+        if not args.average_from:
+            parser.error("`average` needs --average-from: the models those in --out went on from")
+        for start in args.average_from:
+            exported = args.out / f"{kind_of(start)}.onnx"
+            average_onnx(start, exported, exported, args.average_share)
     print(f"{args.stage} done in {time.perf_counter() - started:.0f} s")
     return 0
 
