@@ -20,7 +20,7 @@ KINDS = {"image": "locator", "crops": "classifier"}  # a model's input names its
 
 
 def kind_of(path: Path) -> str:
-    """ "locator" or "classifier": what the ONNX file at ``path`` is, by its input's name."""
+    """Whether the ONNX file at ``path`` is the "locator" or the "classifier", by its input."""
     import onnx
 
     inputs = [node.name for node in onnx.load(str(path), load_external_data=False).graph.input]
