@@ -52,6 +52,12 @@ class Reading:
         }
 
 
+def _quarter_turns(turns: int) -> tuple[int, ...]:
+    if turns not in TURN_CHOICES:
+        raise RecogniserError(f"turns is one of {sorted(TURN_CHOICES)}, not {turns}")
+    return TURN_CHOICES[turns]
+
+
 def default_model_dir() -> Path:
     """The ``model`` package's folder, where the trained files are shipped."""
     import model
@@ -110,9 +116,7 @@ class Recogniser:
     def __init__(
         self, locator, classifier, contract: Contract, names: dict[str, str], turns: int = 4
     ) -> None:
-        if turns not in TURN_CHOICES:
-            raise RecogniserError(f"turns is one of {sorted(TURN_CHOICES)}, not {turns}")
-        self._turns = TURN_CHOICES[turns]
+        self._turns = _quarter_turns(turns)
         self._locator = locator
         self._classifier = classifier
         self.contract = contract
@@ -134,8 +138,7 @@ class Recogniser:
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         if threads < 1:
             raise RecogniserError(f"threads must be at least 1, not {threads}")
-        if turns not in TURN_CHOICES:
-            raise RecogniserError(f"turns is one of {sorted(TURN_CHOICES)}, not {turns}")
+        _quarter_turns(turns)  # refused before the models are loaded
         locator_path, classifier_path = folder / LOCATOR_FILE, folder / CLASSIFIER_FILE
         locator = open_session(locator_path, threads)
         classifier = open_session(classifier_path, threads)
