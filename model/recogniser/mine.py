@@ -70,16 +70,19 @@ def mine_classifier_samples(
     every: int = MINE_EVERY,
     offset: int = MINE_OFFSET,
     peak: float = MINE_PEAK,
+    turns: tuple[int, ...] = (0, 1, 2, 3),
 ) -> Path:
     """Run the ``locator`` ONNX file over every ``every``-th scene (from ``offset``, so the
     scenes differ from those the first classifier's crops came from) and save the crops of
     its marks with their classes, as ``cut_classifier_samples`` does, cut exactly as the
-    recogniser cuts them (its crop map and the contract of ``spec.py``)."""
+    recogniser cuts them (its crop map, the contract of ``spec.py``, and the mean of the
+    locator's heads over the frame's quarter ``turns``, as ``scanner/vision/turns.py``)."""
     from scanner.vision.cards import suppress_duplicates
     from scanner.vision.contract import Contract
     from scanner.vision.decode import decode_heads
     from scanner.vision.preprocess import crop_matrix, locator_input
     from scanner.vision.recogniser import open_session
+    from scanner.vision.turns import mean_heads
 
     session = open_session(locator, threads=2)
     contract = replace(Contract.from_spec(), peak_threshold=peak)
@@ -87,7 +90,12 @@ def mine_classifier_samples(
     for path in tqdm(scene_files(scenes)[offset::every], desc="locator marks", unit="scene"):
         frame, labels = _load(path)
         height, width = frame.shape[:2]
-        (heads,) = session.run(None, {"image": locator_input(frame, contract)})
+        heads = mean_heads(
+            locator_input(frame, contract),
+            lambda tensor: session.run(None, {"image": tensor})[0],
+            contract,
+            turns,
+        )
         marks = suppress_duplicates(decode_heads(heads, (width, height), contract))
         truths = index_truths(labels)
         for mark in marks:
