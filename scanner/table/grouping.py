@@ -29,13 +29,14 @@ while the card outline it guesses around each is not (about 0.17 off at the medi
    34 such readings were phantoms and one a real card read wrong. It is set apart from the
    singles (``strays``) so the caller can show it without counting it or asking about it.
    Only where the frame holds a sure card to measure against.
-5. **Red threes together.** Red threes are never melded: a group of red threes alone is red
-   threes lying close, each reported as one.
+5. **Red threes apart.** Red threes are never melded: a red three is no step of a fan of other
+   cards (a column of red threes laid beside the melds touches them), and a group of red threes
+   alone is red threes lying close, each reported as one.
 
 Card sizes are the median of the outlines of a card and its :data:`NEIGHBOURS` nearest cards,
 as sizes vary over a tilted camera's frame and single outlines are noisy. Nothing here looks at
-the codes (the engine judges what a group holds), except that a lone "3R" (or a group of them)
-is a red three and a Lady, which lies squarely on its group's top card, is put last.
+the codes (the engine judges what a group holds), except that a "3R" is a red three, never in
+a meld, and a Lady, which lies squarely on its group's top card, is put last.
 
 Orders (all follow from positions, never from the input order):
 - a group's cards run the way its fan does: the bottom card first, then along the fan as its
@@ -105,7 +106,12 @@ def group_cards(cards: Sequence[CardReading]) -> Grouping:
         return Grouping((), (), ())
     layout = _Layout.of(ordered)
     pairs = _pair_distances(layout)
-    steps = _step_links(pairs)
+    # a red three is never melded: it is no step of a fan of other cards
+    steps = [
+        (i, j)
+        for i, j in _step_links(pairs)
+        if (ordered[i].code == RED_THREE) == (ordered[j].code == RED_THREE)
+    ]
     fans = _components(len(ordered), steps)
     groups = _components(len(ordered), steps + _top_links(layout, fans))
     # red threes are never melded: together they are red threes lying close
