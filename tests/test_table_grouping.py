@@ -97,6 +97,14 @@ def test_a_top_card_read_from_its_far_index_joins_its_fan_last():
     assert group.cards == tuple(cards)
 
 
+def test_a_red_three_read_from_its_far_index_at_a_fan_s_end_is_a_red_three():
+    cards = fan("9R 9B 9R 3R", 300, 300, 20.0, (0.0, 0.2))
+    cards[-1] = card("3R", *np.mean(cards[-1].polygon, axis=0), 20.0, far=True)
+    grouping = group_cards(shuffled(cards))
+    assert [group.cards for group in grouping.melds] == [tuple(cards[:3])]
+    assert grouping.red_threes == (cards[-1],)
+
+
 def test_two_melds_close_but_apart_stay_two():
     first = fan("5R 5B 5R", 200, 300)
     # the second meld starts 4 px (about 4 mm) after the first one's top card

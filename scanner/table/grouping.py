@@ -106,14 +106,9 @@ def group_cards(cards: Sequence[CardReading]) -> Grouping:
         return Grouping((), (), ())
     layout = _Layout.of(ordered)
     pairs = _pair_distances(layout)
-    # a red three is never melded: it is no step of a fan of other cards
-    steps = [
-        (i, j)
-        for i, j in _step_links(pairs)
-        if (ordered[i].code == RED_THREE) == (ordered[j].code == RED_THREE)
-    ]
+    steps = _unmelded_threes(ordered, _step_links(pairs))
     fans = _components(len(ordered), steps)
-    groups = _components(len(ordered), steps + _top_links(layout, fans))
+    groups = _components(len(ordered), steps + _unmelded_threes(ordered, _top_links(layout, fans)))
     # red threes are never melded: together they are red threes lying close
     groups = [
         part
@@ -220,6 +215,16 @@ def _local(anchors: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 # -- links -------------------------------------------------------------------------------------
+
+
+def _unmelded_threes(
+    cards: Sequence[CardReading], links: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """``links`` less those between a red three and another card: red threes are never melded,
+    so a red three is neither a step of a fan of other cards nor its top card."""
+    return [
+        (i, j) for i, j in links if (cards[i].code == RED_THREE) == (cards[j].code == RED_THREE)
+    ]
 
 
 def _step_links(pairs: tuple[np.ndarray, np.ndarray, np.ndarray]) -> list[tuple[int, int]]:
