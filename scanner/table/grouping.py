@@ -29,9 +29,9 @@ while the card outline it guesses around each is not (about 0.17 off at the medi
    34 such readings were phantoms and one a real card read wrong. It is set apart from the
    singles (``strays``) so the caller can show it without counting it or asking about it.
    Only where the frame holds a sure card to measure against.
-5. **Red threes apart.** Red threes are never melded: a red three is no step of a fan of other
-   cards (a column of red threes laid beside the melds touches them), and a group of red threes
-   alone is red threes lying close, each reported as one.
+5. **Red threes apart.** Red threes are never melded: a red three is neither a step of a fan of
+   other cards nor its top card (a column of red threes laid beside the melds touches them), and
+   a group of red threes alone is red threes lying close, each reported as one.
 
 Card sizes are the median of the outlines of a card and its :data:`NEIGHBOURS` nearest cards,
 as sizes vary over a tilted camera's frame and single outlines are noisy. Nothing here looks at
