@@ -308,14 +308,12 @@ def test_the_average_stage_averages_each_model_with_the_one_it_went_on_from(tmp_
 
 
 def test_mining_cuts_the_marks_the_recogniser_makes(scenes, tmp_path):
-    import cv2
-
     from model.recogniser.dataset import _load, scene_files
     from model.recogniser.mine import MINE_PEAK, label_mark, mine_classifier_samples
     from model.recogniser.targets import index_truths
     from scanner.vision.cards import suppress_duplicates
     from scanner.vision.decode import decode_heads
-    from scanner.vision.preprocess import crop_matrix
+    from scanner.vision.preprocess import index_crops, normalise
     from scanner.vision.recogniser import Recogniser, default_model_dir
 
     if not (default_model_dir() / "locator.onnx").exists():
@@ -331,18 +329,10 @@ def test_mining_cuts_the_marks_the_recogniser_makes(scenes, tmp_path):
             decode_heads(heads, (width, height), contract, threshold=MINE_PEAK)
         )
         truths = index_truths(labels)
-        expected += [
-            cv2.warpAffine(
-                frame,
-                crop_matrix(mark, contract),
-                (contract.crop_w, contract.crop_h),
-                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                borderMode=cv2.BORDER_REPLICATE,
-            )
-            for mark in marks
-            if label_mark(mark, truths) is not None
-        ]
+        labelled = [mark for mark in marks if label_mark(mark, truths) is not None]
+        expected.append(index_crops(frame, labelled, contract))
     locator = default_model_dir() / "locator.onnx"
     mined = np.load(mine_classifier_samples(scenes, locator, tmp_path / "m.npz", every=1, offset=0))
+    expected = np.concatenate(expected)
     assert len(expected) > 0
-    np.testing.assert_array_equal(mined["crops"], np.stack(expected))
+    np.testing.assert_array_equal(normalise(mined["crops"], contract), expected)
