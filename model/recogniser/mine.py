@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 from tqdm import tqdm
 
@@ -80,7 +79,7 @@ def mine_classifier_samples(
     from scanner.vision.cards import suppress_duplicates
     from scanner.vision.contract import Contract
     from scanner.vision.decode import decode_heads
-    from scanner.vision.preprocess import crop_matrix, locator_input
+    from scanner.vision.preprocess import locator_input, upright_crops
     from scanner.vision.recogniser import open_session
     from scanner.vision.turns import mean_heads
 
@@ -98,22 +97,12 @@ def mine_classifier_samples(
         )
         marks = suppress_duplicates(decode_heads(heads, (width, height), contract))
         truths = index_truths(labels)
-        for mark in marks:
-            label = label_mark(mark, truths)
-            if label is None:
-                continue
-            crops.append(
-                cv2.warpAffine(
-                    frame,
-                    crop_matrix(mark, contract),
-                    (contract.crop_w, contract.crop_h),
-                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                    borderMode=cv2.BORDER_REPLICATE,
-                )
-            )
-            classes.append(label)
+        labelled = [(mark, label_mark(mark, truths)) for mark in marks]
+        labelled = [(mark, label) for mark, label in labelled if label is not None]
+        crops.append(upright_crops(frame, [mark for mark, _ in labelled], contract))
+        classes += [label for _, label in labelled]
     shape = (0, contract.crop_h, contract.crop_w, 3)
-    stacked = np.stack(crops) if crops else np.zeros(shape, np.uint8)
+    stacked = np.concatenate(crops) if crops else np.zeros(shape, np.uint8)
     np.savez(out, crops=stacked, classes=np.array(classes, np.int16))
     none = sum(c == CLASS_INDEX[spec.NOT_AN_INDEX] for c in classes)
     print(f"mined {len(classes)} crops ({none} none) from the locator's marks")

@@ -80,9 +80,11 @@ def crop_matrix(place: IndexPlace, contract: Contract) -> np.ndarray:
     )
 
 
-def index_crops(frame: np.ndarray, places: Sequence[IndexPlace], contract: Contract) -> np.ndarray:
-    """Upright crops around each index: float32 [N, 3, CROP_H, CROP_W], normalised like the
-    locator's input. Beyond the frame's edge the edge pixels repeat, as in training."""
+def upright_crops(
+    frame: np.ndarray, places: Sequence[IndexPlace], contract: Contract
+) -> np.ndarray:
+    """Upright crops around each index as the classifier reads them: uint8 [N, CROP_H, CROP_W,
+    3]. Beyond the frame's edge the edge pixels repeat, as in training."""
     check_frame(frame)
     crops = np.empty((len(places), contract.crop_h, contract.crop_w, 3), np.uint8)
     for n, place in enumerate(places):
@@ -93,4 +95,10 @@ def index_crops(frame: np.ndarray, places: Sequence[IndexPlace], contract: Contr
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
-    return normalise(crops, contract)
+    return crops
+
+
+def index_crops(frame: np.ndarray, places: Sequence[IndexPlace], contract: Contract) -> np.ndarray:
+    """:func:`upright_crops`, normalised like the locator's input: float32 [N, 3, CROP_H,
+    CROP_W]."""
+    return normalise(upright_crops(frame, places, contract), contract)

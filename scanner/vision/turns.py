@@ -37,9 +37,9 @@ def turned_back(heads: np.ndarray, k: int, contract: Contract) -> np.ndarray:
     the sub-cell offsets turned with them. Sizes and the card's place relative to its index
     are the same whichever way the frame lies."""
     k %= 4
-    back = np.rot90(heads, -k, axes=(2, 3)).copy()
     if k == 0:
-        return back
+        return heads
+    back = np.rot90(heads, -k, axes=(2, 3)).copy()
     cos, sin = back[:, contract.cos].copy(), back[:, contract.sin].copy()
     dx, dy = back[:, contract.offset_x].copy(), back[:, contract.offset_y].copy()
     mirrored = 1.0 - 1.0 / contract.stride  # o cells into a cell ↔ mirrored - o in the reversed one
