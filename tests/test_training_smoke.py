@@ -61,6 +61,32 @@ def test_smoke_training_runs_resumes_and_exports(scenes, tmp_path):
     assert logits.shape == (5, len(spec.CLASSES))
 
 
+def test_the_verifier_learns_from_a_locator_s_marks_and_exports(scenes, tmp_path):
+    from scanner.vision.recogniser import default_model_dir
+
+    shipped = default_model_dir() / "locator.onnx"
+    if not shipped.is_file():
+        pytest.skip("no shipped locator to mark the scenes")
+    work, out = tmp_path / "work", tmp_path / "out"
+    args = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
+    steps = ["--verifier-steps", "4", "--batch", "2", "--verify-with", str(shipped)]
+    assert train(["verifier", *args, *steps]) == 0
+    samples = np.load(work / "verifier-samples.npz")
+    side = spec.VERIFY_SIDE
+    assert samples["crops"].shape[1:] == (side, side, 3)
+    assert set(samples["labels"]) == {0, 1}  # marks on labelled indices and off every card
+    assert torch.load(work / "verifier.ckpt", weights_only=False)["step"] == 4
+    import onnxruntime
+
+    verifier = onnxruntime.InferenceSession(str(out / "verifier.onnx"))
+    logits = verifier.run(None, {"context": np.zeros((3, 3, side, side), np.float32)})[0]
+    assert logits.shape == (3, 1)
+    # run again: the samples are kept, the training is done
+    stamp = (work / "verifier-samples.npz").stat().st_mtime_ns
+    assert train(["verifier", *args, *steps]) == 0
+    assert (work / "verifier-samples.npz").stat().st_mtime_ns == stamp
+
+
 def convolutions(path) -> int:
     import onnx
 
@@ -71,7 +97,7 @@ def test_all_mines_with_the_first_round_s_locator_then_restarts_and_grows_it(sce
     work, out = tmp_path / "work", tmp_path / "out"
     args = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
     steps = ["--locator-steps", "3", "--locator-more", "2", "--classifier-steps", "2"]
-    steps += ["--grow-steps", "2"]
+    steps += ["--grow-steps", "2", "--verifier-steps", "0"]  # a 5-step locator marks nothing
     assert train(["all", *args, *steps, "--batch", "2"]) == 0
     assert torch.load(work / "locator.ckpt", weights_only=False)["step"] == 5
     assert torch.load(work / "locator-grown.ckpt", weights_only=False)["step"] == 2

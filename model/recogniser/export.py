@@ -102,6 +102,22 @@ def export_models(locator, classifier, out: Path) -> dict:
     return meta
 
 
+def export_verifier(work: Path, out: Path) -> Path:
+    """The trained verifier as ``out/verifier.onnx`` ("context" → "logit")."""
+    from model.recogniser.train import load_trained
+
+    out.mkdir(parents=True, exist_ok=True)
+    side = spec.VERIFY_SIDE
+    _export(
+        load_trained("verifier", work),
+        torch.randn(8, 3, side, side),
+        out / "verifier.onnx",
+        ("context", "logit"),
+        {"context": {0: "n"}, "logit": {0: "n"}},
+    )
+    return out / "verifier.onnx"
+
+
 def export_all(work: Path, out: Path) -> None:
     from model.recogniser.train import load_trained
 
@@ -109,6 +125,8 @@ def export_all(work: Path, out: Path) -> None:
     kinds = ("locator-grown", "locator-tuned", "locator")
     locator = next((k for k in kinds if (work / f"{k}.ckpt").exists()), "locator")
     export_models(load_trained(locator, work), load_trained("classifier", work), out)
+    if (work / "verifier.ckpt").exists():
+        export_verifier(work, out)
     curves = draw_curves(work)
     if curves is not None:
         (out / "docs").mkdir(parents=True, exist_ok=True)
@@ -123,6 +141,7 @@ def draw_curves(work: Path) -> np.ndarray | None:
         ("locator-grown", ("loss", "heat", "regression")),
         ("locator-tuned", ("loss", "heat", "regression")),
         ("classifier", ("loss", "accuracy")),
+        ("verifier", ("loss", "accuracy")),
     ):
         path = work / f"{name}-history.json"
         if not path.exists():

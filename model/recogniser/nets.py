@@ -1,9 +1,10 @@
-"""The two networks, small enough for a Raspberry Pi's CPU.
+"""The three networks, small enough for a Raspberry Pi's CPU.
 
 Locator: a depthwise-separable encoder down to 1/32 and a light feature pyramid back up to 1/4
 of the frame, ending in the heads of ``spec`` (CenterNet-style); the ``fine`` locator has one
 more block at 1/2 and two more at 1/4, for indices only a few pixels wide (see ``grow.py``).
-Classifier: a small VGG-like stack on 48×32 upright index crops.
+Classifier: a small VGG-like stack on 48×32 upright index crops. Verifier: a smaller one on 48×48
+crops of an index with the card around it.
 """
 
 from __future__ import annotations
@@ -100,3 +101,26 @@ class Classifier(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(x))
+
+
+class Verifier(nn.Module):
+    """Is a marked index printed on a card? A square crop of the index with the paper and the
+    card's corner around it (``spec.VERIFY_*``) → one logit."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            conv_bn(3, 16, 2),  # 24×24
+            conv_bn(16, 32),
+            nn.MaxPool2d(2),  # 12×12
+            conv_bn(32, 48),
+            conv_bn(48, 64, 2),  # 6×6
+            conv_bn(64, 64),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Dropout(0.2),
+            nn.Linear(64, 1),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)

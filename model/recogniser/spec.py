@@ -66,3 +66,14 @@ def crop_extent(index_h: float, index_w: float, fits_width: int = CROP_FITS_WIDT
 # -- decoding ------------------------------------------------------------------------------------
 PEAK_THRESHOLD = 0.3  # heat above which a local maximum is an index candidate
 MIN_CONFIDENCE = 0.5  # classifier probability below which a reading is "check", not a card
+
+# -- the verifier (a third, optional model: ``verifier.onnx``) ------------------------------------
+# Input "context": float32 [N, 3, VERIFY_SIDE, VERIFY_SIDE], normalised as above: a square crop
+# turned like the index, VERIFY_SCALE index extents (``crop_extent``) wide, its middle
+# VERIFY_SHIFT extents from the index centre along and down the index, into the card it is
+# printed on. Output "logit": float32 [N, 1], positive when the mark is an index printed on a card
+# rather than a pattern of the table, a prop or a shadow.
+VERIFY_SIDE = 48
+VERIFY_SCALE = 3.0
+VERIFY_SHIFT = 0.4
+VERIFY_BELOW = 0.1  # on-card probability below which a reading touching no other card is dropped

@@ -1,10 +1,11 @@
-"""Training both models on the CPU, reproducibly, in steps that survive being cut off.
+"""Training the models on the CPU, reproducibly, in steps that survive being cut off.
 
 Every ``CHECKPOINT_EVERY`` steps the model, optimiser, step, losses and random state go to
 ``<work>/<name>.ckpt`` (written to a temporary file, then renamed); starting again resumes
 from there. ``python -m model.recogniser.train --help`` lists the stages; ``make model`` runs
 them all: cut, the locator's first round, mining, the classifier, the locator's warm restarts,
-(given ``--grow-steps``) the grown locator, export. ``--classifier-from`` and ``--grow-from``
+(given ``--grow-steps``) the grown locator, export, then the verifier (``verify.py``), mined
+with the exported locator. ``--classifier-from`` and ``--grow-from``
 start from a shipped ONNX model instead (``onnx_weights.py``).
 """
 
@@ -322,9 +323,12 @@ def train_classifier(
 
 
 def load_trained(kind: str, work: Path) -> nn.Module:
-    """The model a checkpoint in ``work`` holds: "locator", "locator-tuned", "locator-grown"
-    or "classifier"."""
+    """The model a checkpoint in ``work`` holds: "locator", "locator-tuned", "locator-grown",
+    "classifier" or "verifier"."""
+    from model.recogniser.nets import Verifier
+
     makers = {
+        "verifier": Verifier,
         "locator": Locator,
         "locator-tuned": Locator,
         "locator-grown": lambda: Locator(fine=True),
@@ -333,6 +337,20 @@ def load_trained(kind: str, work: Path) -> nn.Module:
     state = torch.load(work / f"{kind}.ckpt", weights_only=False)
     model.load_state_dict(state["model"])
     return model.eval()
+
+
+def train_and_export_verifier(args: argparse.Namespace) -> None:
+    """Mine the verifier's crops with the exported locator (the finished one: the verifier
+    judges the marks inference makes), train it, export it beside the other two."""
+    from model.recogniser.export import export_verifier
+    from model.recogniser.verify import mine_verifier_samples, train_verifier
+
+    samples = args.work / "verifier-samples.npz"
+    if not samples.exists():
+        locator = args.verify_with or args.out / "locator.onnx"
+        mine_verifier_samples(args.scenes, locator, samples, seed=args.seed)
+    train_verifier(samples, args.work, args.verifier_steps, args.batch * 8, args.seed)
+    export_verifier(args.work, args.out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -346,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
             "classifier",
             "grow",
             "tune",
+            "verifier",
             "export",
             "average",
             "all",
@@ -388,6 +407,14 @@ def main(argv: list[str] | None = None) -> int:
         help="an ONNX classifier to go on training instead of starting from scratch",
     )
     parser.add_argument("--classifier-steps", type=int, default=6000)
+    parser.add_argument(
+        "--verifier-steps", type=int, default=3000, help="(0: `all` trains no verifier)"
+    )
+    parser.add_argument(
+        "--verify-with",
+        type=Path,
+        help="`verifier`: the ONNX locator whose marks it learns from (default: --out's)",
+    )
     parser.add_argument(
         "--average-from",
         type=Path,
@@ -466,6 +493,8 @@ def main(argv: list[str] | None = None) -> int:
         from model.recogniser.export import export_all
 
         export_all(args.work, args.out)
+    if args.stage == "verifier" or (args.stage == "all" and args.verifier_steps > 0):
+        train_and_export_verifier(args)
     if args.stage == "average":
         from model.recogniser.average import average_onnx, kind_of
 

@@ -45,6 +45,10 @@ class Contract:
     crop_fits_width: int
     peak_threshold: float
     min_confidence: float
+    verify_side: int
+    verify_scale: float
+    verify_shift: float
+    verify_below: float
 
     @classmethod
     def from_spec(cls) -> Contract:
@@ -100,6 +104,8 @@ class Contract:
             problems.append("LOCATOR_MULTIPLE is not a multiple of STRIDE")
         if min(self.crop_h, self.crop_w) < 1 or self.crop_scale <= 0 or self.std <= 0:
             problems.append("crop size, CROP_SCALE and STD must be positive")
+        if self.verify_side < 1 or self.verify_scale <= 0:
+            problems.append("VERIFY_SIDE and VERIFY_SCALE must be positive")
         if problems:
             raise RecogniserError(f"{source}: " + "; ".join(problems))
 

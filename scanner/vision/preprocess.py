@@ -85,13 +85,50 @@ def upright_crops(
 ) -> np.ndarray:
     """Upright crops around each index as the classifier reads them: uint8 [N, CROP_H, CROP_W,
     3]. Beyond the frame's edge the edge pixels repeat, as in training."""
+    matrices = [crop_matrix(place, contract) for place in places]
+    return _warped(frame, matrices, (contract.crop_w, contract.crop_h))
+
+
+def context_matrix(place: IndexPlace, contract: Contract) -> np.ndarray:
+    """The 2×3 affine map from context-crop pixels to frame pixels: a square VERIFY_SCALE index
+    extents wide, turned like the index, its middle moved VERIFY_SHIFT extents along and down
+    the index, so it holds the index, the paper around it and the card's corner."""
+    extent = spec.crop_extent(place.index_h, place.index_w, contract.crop_fits_width)
+    angle = np.radians(place.angle)
+    along = np.array([np.cos(angle), np.sin(angle)])
+    down = np.array([-np.sin(angle), np.cos(angle)])
+    middle = np.array([place.x, place.y]) + contract.verify_shift * extent * (along + down)
+    side = contract.verify_side
+    return crop_to_frame(
+        float(middle[0]),
+        float(middle[1]),
+        place.angle,
+        extent,
+        crop_w=side,
+        crop_h=side,
+        crop_scale=contract.verify_scale,
+    )
+
+
+def context_crops(
+    frame: np.ndarray, places: Sequence[IndexPlace], contract: Contract
+) -> np.ndarray:
+    """Square crops of each index with its surroundings, as the verifier reads them: uint8 [N,
+    VERIFY_SIDE, VERIFY_SIDE, 3], edge pixels repeated beyond the frame."""
+    return _warped(
+        frame, [context_matrix(place, contract) for place in places], (contract.verify_side,) * 2
+    )
+
+
+def _warped(frame: np.ndarray, matrices: Sequence[np.ndarray], size: tuple[int, int]) -> np.ndarray:
     check_frame(frame)
-    crops = np.empty((len(places), contract.crop_h, contract.crop_w, 3), np.uint8)
-    for n, place in enumerate(places):
+    width, height = size
+    crops = np.empty((len(matrices), height, width, 3), np.uint8)
+    for n, matrix in enumerate(matrices):
         crops[n] = cv2.warpAffine(
             frame,
-            crop_matrix(place, contract),
-            (contract.crop_w, contract.crop_h),
+            matrix,
+            (width, height),
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )

@@ -1,4 +1,4 @@
-"""The recogniser: both ONNX sessions built once, then ``read(frame)`` per frame."""
+"""The recogniser: the ONNX sessions built once, then ``read(frame)`` per frame."""
 
 from __future__ import annotations
 
@@ -15,12 +15,20 @@ from scanner.vision.contract import Contract
 from scanner.vision.decks import best_in_deck, check_deck, infer_deck
 from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
-from scanner.vision.preprocess import check_frame, index_crops, locator_input
+from scanner.vision.preprocess import (
+    check_frame,
+    context_crops,
+    index_crops,
+    locator_input,
+    normalise,
+)
 from scanner.vision.turns import TURN_CHOICES, mean_heads
+from scanner.vision.verifier import drop_lone_doubts
 
 log = logging.getLogger(__name__)
 LOCATOR_FILE = "locator.onnx"
 CLASSIFIER_FILE = "classifier.onnx"
+VERIFIER_FILE = "verifier.onnx"  # optional: without it no reading is doubted
 CLASSIFIER_BATCH = 64  # crops per classifier run: its activations grow with the batch
 RETRY_TURNS = (-90.0, -60.0, -30.0, -15.0, 15.0, 30.0, 60.0, 90.0)
 UNSURE_BELOW = 0.7  # a reading less sure than this is also read again, turned
@@ -37,8 +45,8 @@ WARM_UP_SIZE = (1280, 960)
 @dataclass(frozen=True)
 class Reading:
     """What one frame showed: the physical cards, milliseconds spent per stage (``locate``,
-    ``decode``, ``classify``, ``total``), and the deck the cards were read as (None when nothing
-    was read surely and no deck was expected)."""
+    ``decode``, ``classify``, ``verify``, ``total``), and the deck the cards were read as (None
+    when nothing was read surely and no deck was expected)."""
 
     cards: tuple[CardReading, ...]
     timing_ms: dict[str, float]
@@ -114,11 +122,18 @@ class Recogniser:
     for every frame, from one thread at a time."""
 
     def __init__(
-        self, locator, classifier, contract: Contract, names: dict[str, str], turns: int = 4
+        self,
+        locator,
+        classifier,
+        contract: Contract,
+        names: dict[str, str],
+        turns: int = 4,
+        verifier=None,
     ) -> None:
         self._turns = _quarter_turns(turns)
         self._locator = locator
         self._classifier = classifier
+        self._verifier = verifier
         self.contract = contract
         self._names = names
         batch = classifier.get_inputs()[0].shape[0]
@@ -130,11 +145,12 @@ class Recogniser:
     def load(
         cls, model_dir: Path | str | None = None, threads: int = 1, turns: int = 4
     ) -> Recogniser:
-        """Both models from ``model_dir`` (default: the ``model`` package), on ``threads``
-        threads each, warmed up on a blank frame. The locator reads each frame ``turns`` ways
-        (1, 2 or 4 quarter turns, see ``turns.py``): 4 finds the most cards, 1 takes about
-        half the time. Raises :class:`RecogniserError` when a file is missing or does not
-        follow the contract."""
+        """The models from ``model_dir`` (default: the ``model`` package), on ``threads``
+        threads each, warmed up on a blank frame: the locator, the classifier and, where the
+        folder holds one, the verifier (``verifier.py``). The locator reads each frame
+        ``turns`` ways (1, 2 or 4 quarter turns, see ``turns.py``): 4 finds the most cards, 1
+        takes about half the time. Raises :class:`RecogniserError` when a file is missing or
+        does not follow the contract."""
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         if threads < 1:
             raise RecogniserError(f"threads must be at least 1, not {threads}")
@@ -146,7 +162,12 @@ class Recogniser:
         image, heads = _names(locator, "image", "heads", locator_path)
         crops, logits = _names(classifier, "crops", "logits", classifier_path)
         names = {"image": image, "heads": heads, "crops": crops, "logits": logits}
-        recogniser = cls(locator, classifier, contract, names, turns)
+        verifier = None
+        verifier_path = folder / VERIFIER_FILE
+        if verifier_path.exists():
+            verifier = open_session(verifier_path, threads)
+            names["context"], names["logit"] = _names(verifier, "context", "logit", verifier_path)
+        recogniser = cls(locator, classifier, contract, names, turns, verifier)
         recogniser.warm_up()
         return recogniser
 
@@ -168,6 +189,13 @@ class Recogniser:
                 f"the classifier gives {logits.shape}, the contract [N, {len(c.classes)}] "
                 "(one logit per class)"
             )
+        if self._verifier is not None:
+            side = c.verify_side
+            logits = self._run_verifier(np.zeros((2, 3, side, side), np.float32))
+            if logits.shape != (2, 1):
+                raise RecogniserError(
+                    f"the verifier gives {logits.shape} for 2 crops, the contract [N, 1]"
+                )
 
     def read(self, frame: np.ndarray, deck: str | None = None) -> Reading:
         """The cards in an RGB uint8 frame [H, W, 3], each held to one deck: the deck most of
@@ -186,6 +214,8 @@ class Recogniser:
         decoded = time.perf_counter()
         readings, deck = self._read_indices(frame, candidates, deck)
         classified = time.perf_counter()
+        readings = self._verify(frame, readings)
+        verified = time.perf_counter()
         cards = merge_cards(
             readings,
             not_an_index=self.contract.not_an_index,
@@ -195,7 +225,8 @@ class Recogniser:
         timing = {
             "locate": (located - started) * 1000,
             "classify": (classified - decoded) * 1000,
-            "decode": (decoded - located + done - classified) * 1000,
+            "verify": (verified - classified) * 1000,
+            "decode": (decoded - located + done - verified) * 1000,
             "total": (done - started) * 1000,
         }
         log.debug(
@@ -226,6 +257,38 @@ class Recogniser:
         if not chunks:
             return np.zeros((0, len(self.contract.classes)), np.float32)
         return np.concatenate(chunks)
+
+    def _run_verifier(self, crops: np.ndarray) -> np.ndarray:
+        feed = {self._names["context"]: crops}
+        (logits,) = self._verifier.run([self._names["logit"]], feed)
+        return logits
+
+    def _on_card(self, crops: np.ndarray) -> np.ndarray:
+        """The verifier's probability that each normalised context crop shows an index printed
+        on a card [N]."""
+        rows = [
+            self._run_verifier(crops[start : start + self._batch])[:, 0]
+            for start in range(0, len(crops), self._batch)
+        ]
+        if not rows:
+            return np.zeros(0)
+        return 1.0 / (1.0 + np.exp(-np.concatenate(rows).astype(np.float64)))
+
+    def _verify(self, frame: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
+        """``readings`` less the marks on the table the verifier doubts (``verifier.py``); all
+        of them when there is no verifier."""
+        if self._verifier is None or not readings:
+            return readings
+        on_card = np.ones(len(readings))
+        cards = [n for n, r in enumerate(readings) if r.code != self.contract.not_an_index]
+        for start in range(0, len(cards), self._batch):
+            chunk = cards[start : start + self._batch]
+            places = [readings[n].index for n in chunk]
+            crops = context_crops(frame, places, self.contract)
+            on_card[chunk] = self._on_card(normalise(crops, self.contract))
+        return drop_lone_doubts(
+            readings, on_card, self.contract.verify_below, self.contract.not_an_index
+        )
 
     def _read_indices(
         self, frame: np.ndarray, candidates: tuple[IndexCandidate, ...], expected: str | None
