@@ -55,4 +55,4 @@ def test_the_models_read_most_codes_right(scores):
 def test_a_bare_table_shows_no_cards(recogniser):
     reading = recogniser.read(np.full((480, 640, 3), (120, 90, 60), np.uint8))
     assert len(reading.cards) <= 1
-    assert set(reading.timing_ms) == {"locate", "classify", "decode", "total"}
+    assert set(reading.timing_ms) == {"locate", "classify", "verify", "decode", "total"}
