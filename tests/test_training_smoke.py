@@ -61,6 +61,28 @@ def test_smoke_training_runs_resumes_and_exports(scenes, tmp_path):
     assert logits.shape == (5, len(spec.CLASSES))
 
 
+def blank_locator(path) -> None:
+    """A locator whose every head is 0 everywhere: it marks nothing."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    zero = numpy_helper.from_array(np.array(0, np.float32), "zero")
+    nodes = [
+        helper.make_node("AveragePool", ["image"], ["pooled"], kernel_shape=[4, 4], strides=[4, 4]),
+        helper.make_node("ReduceMean", ["pooled"], ["grey"], axes=[1], keepdims=1),
+        helper.make_node("Mul", ["grey", "zero"], ["nothing"]),
+        helper.make_node("Concat", ["nothing"] * spec.HEAD_CHANNELS, ["heads"], axis=1),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "blank locator",
+        [helper.make_tensor_value_info("image", TensorProto.FLOAT, [1, 3, "H", "W"])],
+        [helper.make_tensor_value_info("heads", TensorProto.FLOAT, None)],
+        [zero],
+    )
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+
+
 def test_the_verifier_learns_from_a_locator_s_marks_and_exports(scenes, tmp_path):
     from scanner.vision.recogniser import default_model_dir
 
@@ -81,6 +103,13 @@ def test_the_verifier_learns_from_a_locator_s_marks_and_exports(scenes, tmp_path
     verifier = onnxruntime.InferenceSession(str(out / "verifier.onnx"))
     logits = verifier.run(None, {"context": np.zeros((3, 3, side, side), np.float32)})[0]
     assert logits.shape == (3, 1)
+    # a locator that marks nothing leaves no samples behind, and says why
+    blank, untrained = tmp_path / "blank.onnx", tmp_path / "untrained"
+    blank_locator(blank)
+    again = [*args[:2], "--work", str(untrained), "--out", str(out), "--verify-with", str(blank)]
+    with pytest.raises(ValueError, match="the verifier cannot learn from it"):
+        train(["verifier", *again, "--verifier-steps", "4"])
+    assert not (untrained / "verifier-samples.npz").exists()
     # run again: the samples are kept, the training is done
     stamp = (work / "verifier-samples.npz").stat().st_mtime_ns
     assert train(["verifier", *args, *steps]) == 0
@@ -215,7 +244,7 @@ def test_tune_goes_on_from_a_shipped_locator_and_ships_the_tuned_one(scenes, tmp
     work, out = tmp_path / "work", tmp_path / "out"
     args = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
     steps = ["--locator-steps", "2", "--locator-more", "--classifier-steps", "2", "--batch", "2"]
-    assert train(["all", *args, *steps]) == 0
+    assert train(["all", *args, *steps, "--verifier-steps", "0"]) == 0
     shipped = out / "locator.onnx"
     start = shipped.read_bytes()
     tune = ["--tune-from", str(shipped), "--tune-steps", "3"]

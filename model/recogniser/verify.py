@@ -85,9 +85,12 @@ def mine_verifier_samples(
                 kept.append((mark, 0))
         crops.append(context_crops(frame, [mark for mark, _ in kept], contract))
         labels += [label for _, label in kept]
-    side = contract.verify_side
-    stacked = np.concatenate(crops) if crops else np.zeros((0, side, side, 3), np.uint8)
-    np.savez(out, crops=stacked, labels=np.array(labels, np.int8))
+    if 0 not in labels or 1 not in labels:  # nothing saved: a better locator mines again
+        raise ValueError(
+            f"{locator} marks no index on a card or no mark off the cards in {scenes}: "
+            "the verifier cannot learn from it (is the locator trained?)"
+        )
+    np.savez(out, crops=np.concatenate(crops), labels=np.array(labels, np.int8))
     print(f"mined {len(labels)} context crops ({len(labels) - sum(labels)} off every card)")
     return out
 
