@@ -15,6 +15,7 @@ but turned a quarter or a half (a wrong reading); anything between is left out.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -61,6 +62,33 @@ def label_mark(mark, truths) -> int | None:
     return None
 
 
+def locator_marks(
+    paths: list[Path], locator: Path, peak: float, turns: tuple[int, ...], desc: str
+) -> Iterator[tuple[np.ndarray, dict, tuple]]:
+    """Each scene's frame, labels and the ``locator`` ONNX file's marks in it (heat above
+    ``peak``), read as the recogniser reads: the mean of the locator's heads over the frame's
+    quarter ``turns`` (``scanner/vision/turns.py``), decoded, near-duplicates suppressed."""
+    from scanner.vision.cards import suppress_duplicates
+    from scanner.vision.contract import Contract
+    from scanner.vision.decode import decode_heads
+    from scanner.vision.preprocess import locator_input
+    from scanner.vision.recogniser import open_session
+    from scanner.vision.turns import mean_heads
+
+    session = open_session(locator, threads=2)
+    contract = replace(Contract.from_spec(), peak_threshold=peak)
+    for path in tqdm(paths, desc=desc, unit="scene"):
+        frame, labels = _load(path)
+        height, width = frame.shape[:2]
+        heads = mean_heads(
+            locator_input(frame, contract),
+            lambda tensor: session.run(None, {"image": tensor})[0],
+            contract,
+            turns,
+        )
+        yield frame, labels, suppress_duplicates(decode_heads(heads, (width, height), contract))
+
+
 def mine_classifier_samples(
     scenes: Path,
     locator: Path,
@@ -76,26 +104,13 @@ def mine_classifier_samples(
     its marks with their classes, as ``cut_classifier_samples`` does, cut exactly as the
     recogniser cuts them (its crop map, the contract of ``spec.py``, and the mean of the
     locator's heads over the frame's quarter ``turns``, as ``scanner/vision/turns.py``)."""
-    from scanner.vision.cards import suppress_duplicates
     from scanner.vision.contract import Contract
-    from scanner.vision.decode import decode_heads
-    from scanner.vision.preprocess import locator_input, upright_crops
-    from scanner.vision.recogniser import open_session
-    from scanner.vision.turns import mean_heads
+    from scanner.vision.preprocess import upright_crops
 
-    session = open_session(locator, threads=2)
-    contract = replace(Contract.from_spec(), peak_threshold=peak)
+    contract = Contract.from_spec()
     crops, classes = [], []
-    for path in tqdm(scene_files(scenes)[offset::every], desc="locator marks", unit="scene"):
-        frame, labels = _load(path)
-        height, width = frame.shape[:2]
-        heads = mean_heads(
-            locator_input(frame, contract),
-            lambda tensor: session.run(None, {"image": tensor})[0],
-            contract,
-            turns,
-        )
-        marks = suppress_duplicates(decode_heads(heads, (width, height), contract))
+    paths = scene_files(scenes)[offset::every]
+    for frame, labels, marks in locator_marks(paths, locator, peak, turns, "locator marks"):
         truths = index_truths(labels)
         labelled = [(mark, label_mark(mark, truths)) for mark in marks]
         labelled = [(mark, label) for mark, label in labelled if label is not None]

@@ -13,18 +13,16 @@ learns those, and a verifier taught them learnt to doubt every court card of an 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 import torch
 from torch import nn
-from tqdm import tqdm
 
 from model.recogniser import spec
-from model.recogniser.dataset import _load, scene_files
-from model.recogniser.mine import label_mark
+from model.recogniser.dataset import scene_files
+from model.recogniser.mine import label_mark, locator_marks
 from model.recogniser.targets import CLASS_INDEX, index_truths
 
 MINE_PEAK = 0.1  # down to the recogniser's faint marks, which are read too
@@ -52,30 +50,18 @@ def mine_verifier_samples(
     """Run the ``locator`` ONNX file over every scene of ``scenes`` as the recogniser does
     (``turns``, marks down to MINE_PEAK) and save the context crops of its marks: label 1 on a
     labelled index (a ``keep_true`` share of them, drawn with ``seed``), 0 on no card."""
-    from scanner.vision.cards import suppress_duplicates
     from scanner.vision.contract import Contract
-    from scanner.vision.decode import decode_heads
-    from scanner.vision.preprocess import context_crops, locator_input
-    from scanner.vision.recogniser import open_session
-    from scanner.vision.turns import mean_heads
+    from scanner.vision.preprocess import context_crops
 
-    session = open_session(locator, threads=2)
-    contract = replace(Contract.from_spec(), peak_threshold=MINE_PEAK)
+    contract = Contract.from_spec()
     rng = np.random.default_rng(seed)
     none = CLASS_INDEX[spec.NOT_AN_INDEX]
     crops, labels = [], []
-    for path in tqdm(scene_files(scenes), desc="verifier marks", unit="scene"):
-        frame, truth = _load(path)
-        height, width = frame.shape[:2]
-        heads = mean_heads(
-            locator_input(frame, contract),
-            lambda tensor: session.run(None, {"image": tensor})[0],
-            contract,
-            turns,
-        )
+    paths = scene_files(scenes)
+    for frame, truth, marks in locator_marks(paths, locator, MINE_PEAK, turns, "verifier marks"):
         indices = index_truths(truth)
         kept = []
-        for mark in suppress_duplicates(decode_heads(heads, (width, height), contract)):
+        for mark in marks:
             label = label_mark(mark, indices)
             if label is None:
                 continue
