@@ -78,7 +78,10 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         help="another name this machine is reached by (its own names are always allowed)",
     )
     serve.add_argument(
-        "--models", type=Path, metavar="DIR", help="folder with locator.onnx and classifier.onnx"
+        "--models",
+        type=Path,
+        metavar="DIR",
+        help="folder with locator.onnx, classifier.onnx and (optional) verifier.onnx",
     )
     add_turns_argument(serve)
     serve.set_defaults(run=run_serve)

@@ -1,8 +1,9 @@
 """Frame → corner indices → classified cards → physical cards.
 
-``Recogniser.load()`` builds the two ONNX sessions once; ``Recogniser.read(frame)`` gives a
-:class:`Reading`. Pre- and post-processing are pure functions in ``preprocess``, ``turns`` (the
-frame read four ways, a quarter turn apart), ``decode`` and ``cards``, tested without any model.
+``Recogniser.load()`` builds the ONNX sessions once (the locator, the classifier and, where the
+model folder holds one, the verifier); ``Recogniser.read(frame)`` gives a :class:`Reading`. Pre-
+and post-processing are pure functions in ``preprocess``, ``turns`` (the frame read four ways, a
+quarter turn apart), ``decode``, ``verifier`` and ``cards``, tested without any model.
 """
 
 from scanner.vision.cards import CardReading
