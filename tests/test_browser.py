@@ -520,7 +520,10 @@ def test_a_whole_deal_in_the_browser(server, phones, photo):
     page.locator("input[data-upload]").set_input_files(
         files=[{"name": "table.jpg", "mimeType": "image/jpeg", "buffer": photo}]
     )
-    page.wait_for_selector("#live .scan .summary:has-text('for Them')")
+    # the scan, or the plain words that say why there is none (so a failure here names them)
+    page.wait_for_selector("#live .scan .summary:has-text('for Them'), #status.bad")
+    refused = page.locator("#status.bad")
+    assert not refused.count(), f"the photo was not scored: {refused.inner_text()}"
     them_scan = scan_id_shown(phone)
     assert them_scan != us_scan
     phone.shot("photo-them")
