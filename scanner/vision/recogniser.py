@@ -281,11 +281,8 @@ class Recogniser:
             return readings
         on_card = np.ones(len(readings))
         cards = [n for n, r in enumerate(readings) if r.code != self.contract.not_an_index]
-        for start in range(0, len(cards), self._batch):
-            chunk = cards[start : start + self._batch]
-            places = [readings[n].index for n in chunk]
-            crops = context_crops(frame, places, self.contract)
-            on_card[chunk] = self._on_card(normalise(crops, self.contract))
+        crops = context_crops(frame, [readings[n].index for n in cards], self.contract)
+        on_card[cards] = self._on_card(normalise(crops, self.contract))
         return drop_lone_doubts(
             readings, on_card, self.contract.verify_below, self.contract.not_an_index
         )
