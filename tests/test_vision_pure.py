@@ -346,6 +346,21 @@ def label_card(code, x, visible=(True, False)):
     return {"code": code, "indices": indices}
 
 
+def test_recall_is_split_by_the_largest_visible_index():
+    small = label_card("5B", 0, visible=(True, True))
+    small["indices"][0]["quad"] = [[0, 0], [4, 0], [4, 9], [0, 9]]  # 4 px on its short side
+    small["indices"][1]["quad"] = [[0, 100], [5, 100], [5, 109], [0, 109]]
+    hidden_large = label_card("9R", 50, visible=(False, True))
+    hidden_large["indices"][0]["quad"] = [[50, 0], [80, 0], [80, 30], [50, 30]]  # not visible
+    labels = {"deck": "standard", "styles": ["classic"], "cards": [small, hidden_large]}
+    score = score_scene(labels, [read_at("5B", 2, 4)])
+    assert score.sizes == ((5.0, True), (10.0, False))
+    bins = summarise([score])["recall_by_index_size"]
+    assert list(bins) == ["<6 px", "6-8 px", "8-10 px", "10-14 px", "≥14 px"]
+    assert bins["<6 px"] == {"cards": 1, "recall": 1.0}
+    assert bins["10-14 px"] == {"cards": 1, "recall": 0.0}
+
+
 def read_at(code, x, y, confidence=0.9):
     box = (x - 2, y - 2, x + 2, y + 2)
     return CardReading(code, confidence, box, ((0, 0), (1, 0), (1, 1), (0, 1)), 0.0, False)
@@ -383,6 +398,9 @@ def test_a_scene_is_scored_against_its_labels():
     assert figures["recall"] == 0.6667 and figures["precision"] == 0.5
     assert figures["accuracy"] == {"all": 0.5, "standard": 0.5, "special": None}
     assert figures["per_class_recall"] == {"2R": 0.0, "QB": 0.0, "KR": 1.0}
+    assert score.sizes == ((10.0, True), (10.0, True), (10.0, False))  # 10 px squares
+    assert figures["recall_by_index_size"]["10-14 px"] == {"cards": 3, "recall": 0.6667}
+    assert figures["recall_by_index_size"]["<6 px"] == {"cards": 0, "recall": None}
 
     exact = score_scene({**labels, "cards": labels["cards"][:1]}, reads[:1])
     assert exact.exact and not exact.held_out

@@ -395,6 +395,13 @@ def print_figures(figures: dict) -> None:
             f"{_percent(accuracy['standard'])}, special {_percent(accuracy['special'])}); "
             f"scenes read exactly {_percent(part['exact_scenes'])}"
         )
+    by_size = [
+        f"{label} {_percent(part['recall'])} of {part['cards']:,}"
+        for label, part in figures["recall_by_index_size"].items()
+        if part["cards"]
+    ]
+    if by_size:
+        print("recall by index size (its short side): " + ", ".join(by_size))
     weakest = sorted(figures["per_class_recall"].items(), key=lambda item: item[1])[:8]
     if weakest:
         print("weakest classes: " + ", ".join(f"{c} {_percent(r)}" for c, r in weakest))

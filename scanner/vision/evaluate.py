@@ -23,6 +23,10 @@ from scanner.vision.images import read_image
 
 MISSED = "missed"  # the confusion matrix's column for cards nobody read
 PHANTOM = "phantom"  # … and its row for reads where no card is (or a card read twice)
+# Edges of the index sizes recall is split by: a card's size is the short side, in frame
+# pixels, of its largest visible index (a busy table seen from above holds many below 6 px,
+# where a blurred rank is hard to read for anyone).
+SIZE_EDGES = (6, 8, 10, 14)
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,7 @@ class SceneScore:
     doubles: tuple[str, ...]  # codes read on a card already found
     phantoms: tuple[str, ...]  # codes read where no labelled card is
     ignored: int  # reads on cards none of whose indices is visible
+    sizes: tuple[tuple[float, bool], ...] = ()  # per countable card: index size (px), found
 
     @property
     def exact(self) -> bool:
@@ -60,6 +65,13 @@ def held_out_styles() -> frozenset[str]:
 
 def _inside(quad: Sequence[Sequence[float]], x: float, y: float) -> bool:
     return cv2.pointPolygonTest(np.asarray(quad, np.float32), (x, y), False) >= 0
+
+
+def index_size(card: dict) -> float:
+    """The short side, in frame pixels, of the card's largest visible index (0 if none)."""
+    quads = [np.asarray(index["quad"], float) for index in card["indices"] if index["visible"]]
+    sides = [min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])) for q in quads]
+    return float(max(sides, default=0.0))
 
 
 def _landing(cards: list[dict], x: float, y: float) -> int | None:
@@ -104,11 +116,31 @@ def score_scene(
         doubles=tuple(doubles),
         phantoms=tuple(phantoms),
         ignored=ignored,
+        sizes=tuple((index_size(c), n in found) for n, c in enumerate(truth) if countable[n]),
     )
 
 
 def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
+
+
+def size_bins(edges: Sequence[float] = SIZE_EDGES) -> list[tuple[str, float, float]]:
+    """(label, from, below) for each bin of index sizes: "<6 px", "6-8 px", …, "≥14 px"."""
+    bounds = [0.0, *edges, float("inf")]
+    labels = [f"<{edges[0]} px"]
+    labels += [f"{a}-{b} px" for a, b in zip(edges, edges[1:])]
+    labels += [f"≥{edges[-1]} px"]
+    return [(label, bounds[n], bounds[n + 1]) for n, label in enumerate(labels)]
+
+
+def recall_by_size(scores: Sequence[SceneScore]) -> dict[str, dict]:
+    """Per bin of index sizes (see SIZE_EDGES): how many countable cards, and the share found."""
+    sizes = [pair for score in scores for pair in score.sizes]
+    result = {}
+    for label, low, high in size_bins():
+        inside = [found for size, found in sizes if low <= size < high]
+        result[label] = {"cards": len(inside), "recall": _share(sum(inside), len(inside))}
+    return result
 
 
 def summarise(scores: Sequence[SceneScore]) -> dict:
@@ -143,6 +175,7 @@ def summarise(scores: Sequence[SceneScore]) -> dict:
             for code in CLASSES
             if per_class_total[code]
         },
+        "recall_by_index_size": recall_by_size(scores),
     }
 
 
@@ -155,7 +188,7 @@ def report(scores: Sequence[SceneScore]) -> dict:
         "held_out": summarise([s for s in scores if s.held_out]),
     }
     for part in result["by_styles"].values():
-        del part["per_class_recall"]
+        del part["per_class_recall"], part["recall_by_index_size"]
     return result
 
 
