@@ -12,6 +12,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import cv2
@@ -128,7 +129,7 @@ def size_bins(edges: Sequence[float] = SIZE_EDGES) -> list[tuple[str, float, flo
     """(label, from, below) for each bin of index sizes: "<6 px", "6-8 px", …, "≥14 px"."""
     bounds = [0.0, *edges, float("inf")]
     labels = [f"<{edges[0]} px"]
-    labels += [f"{a}-{b} px" for a, b in zip(edges, edges[1:])]
+    labels += [f"{a}-{b} px" for a, b in pairwise(edges)]
     labels += [f"≥{edges[-1]} px"]
     return [(label, bounds[n], bounds[n + 1]) for n, label in enumerate(labels)]
 
