@@ -49,6 +49,18 @@ def test_one_frame_is_the_frame_itself():
     assert all(v.seen == 1 and v.frames == 1 for v in result.cards)
 
 
+def test_a_card_the_verifier_doubted_in_every_frame_asks_for_a_check():
+    def frame(doubt_in_this_one):
+        lone = replace(card("KR", 400, 100, confidence=0.95), doubted=doubt_in_this_one)
+        return [*fan(["9R", "9B", "9R"]), replace(lone, check=doubt_in_this_one)]
+
+    doubted = {v.card.code: v.card for v in vote([frame(True)] * 3).cards}["KR"]
+    assert doubted.doubted and doubted.check and doubted.confidence == pytest.approx(0.95)
+    # one frame in which it was trusted clears the doubt
+    cleared = {v.card.code: v.card for v in vote([frame(True), frame(False)]).cards}["KR"]
+    assert not cleared.doubted and not cleared.check
+
+
 def test_a_single_bad_frame_is_overruled():
     good = fan(["9R", "9B", "9R", "2B"])
     bad = fan(["9R", "8B", "9R", "2B"], jitter=1.0)  # one card misread, a pixel off

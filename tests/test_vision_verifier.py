@@ -1,14 +1,16 @@
 """The verifier's second look: context crops, the rule that drops only lone doubted readings,
 and the recogniser with a verifier in its model folder (a stand-in built with ``onnx``)."""
 
+import json
 import math
 import shutil
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from model.recogniser import spec
-from scanner.vision.cards import IndexReading
+from scanner.vision.cards import IndexReading, merge_cards
 from scanner.vision.contract import Contract
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.errors import RecogniserError
@@ -78,6 +80,19 @@ def test_a_doubted_reading_apart_from_every_card_is_dropped():
     phantom = IndexReading(index_of((600.0, 120.0), 40.0, "top-left"), "9B", 0.97)
     kept = drop_lone_doubts([*meld, phantom], [0.9, 0.9, 0.9, 0.02], 0.1, "none")
     assert kept == meld
+
+
+def test_a_lone_doubted_reading_the_classifier_is_sure_of_stays_marked_doubted():
+    meld = fan(3)
+    sure = IndexReading(index_of((600.0, 120.0), 40.0, "top-left"), "KR", 0.92)
+    unsure = IndexReading(index_of((80.0, 500.0), 0.0, "top-left"), "9B", 0.6)
+    kept = drop_lone_doubts([*meld, sure, unsure], [0.9, 0.9, 0.9, 0.02, 0.02], 0.1, "none", 0.8)
+    assert kept[:3] == meld and not any(reading.doubted for reading in meld)
+    assert kept[3:] == [replace(sure, doubted=True)]  # the unsure phantom is still dropped
+    cards = merge_cards(kept, not_an_index="none", min_confidence=0.5)
+    lone = next(card for card in cards if card.code == "KR")
+    assert lone.doubted and lone.check and lone.confidence == pytest.approx(0.92)
+    assert not any(card.check for card in cards if card.code == "9B")
 
 
 def test_a_doubted_card_at_either_end_of_a_fan_stays():
@@ -161,9 +176,13 @@ def codes(recogniser: Recogniser, frame: np.ndarray) -> set[str]:
     return {card.code for card in recogniser.read(frame).cards}
 
 
-def test_the_recogniser_drops_a_lone_reading_its_verifier_doubts(folders):
+def test_the_recogniser_drops_a_lone_reading_its_verifier_doubts(folders, tmp_path):
     plain, verified = folders
-    with_verifier = Recogniser.load(verified, turns=1)
+    for name in (LOCATOR_FILE, CLASSIFIER_FILE, VERIFIER_FILE):
+        shutil.copy(verified / name, tmp_path / name)
+    never_ask = {"VERIFY_ASK_FROM": 1.01, "CROP_FITS_WIDTH": spec.CROP_FITS_WIDTH}
+    (tmp_path / "recogniser.json").write_text(json.dumps(never_ask))
+    with_verifier = Recogniser.load(tmp_path, turns=1)
     without = Recogniser.load(plain, turns=1)
     assert codes(without, table()) == {"KR", "7B"}
     reading = with_verifier.read(table())
@@ -171,6 +190,16 @@ def test_the_recogniser_drops_a_lone_reading_its_verifier_doubts(folders):
     assert reading.timing_ms["verify"] >= 0
     # beside another card (its index on the 7B's outline) the doubted 7B stays
     assert codes(with_verifier, table(second_card_at=(140, 250))) == {"KR", "7B"}
+
+
+def test_a_lone_card_the_classifier_is_sure_of_asks_for_a_check_instead(folders):
+    plain, verified = folders
+    sure = {card.code: card for card in Recogniser.load(plain, turns=1).read(table()).cards}
+    assert sure["7B"].confidence >= spec.VERIFY_ASK_FROM and not sure["7B"].check
+    cards = {card.code: card for card in Recogniser.load(verified, turns=1).read(table()).cards}
+    assert cards["7B"].doubted and cards["7B"].check
+    assert cards["7B"].confidence == pytest.approx(sure["7B"].confidence)
+    assert not cards["KR"].doubted and not cards["KR"].check
 
 
 def test_a_verifier_of_the_wrong_shape_is_refused(folders, tmp_path):

@@ -77,3 +77,6 @@ VERIFY_SIDE = 48
 VERIFY_SCALE = 3.0
 VERIFY_SHIFT = 0.4
 VERIFY_BELOW = 0.1  # on-card probability below which a reading touching no other card is dropped
+# … unless the classifier reads it at least this sure: then it is kept and asks for a check (a
+# real card lying alone on a background unlike the training tables is never silently lost)
+VERIFY_ASK_FROM = 0.8

@@ -5,7 +5,8 @@ in the same place in every frame; what changes is sensor noise, a flicker of gla
 moving away. A card is matched across frames by where it lies, its code is the one the frames
 agree on (each frame's vote weighted by the classifier's confidence), and its confidence is
 that agreement spread over *all* the frames: a card seen in one frame of three, or read two
-ways, ends below the threshold and is flagged ``check``, never silently guessed.
+ways, ends below the threshold and is flagged ``check``, never silently guessed. So does a
+card the verifier doubted in every frame that read it so (``CardReading.doubted``).
 """
 
 from __future__ import annotations
@@ -139,5 +140,7 @@ def _tally(track: list[CardReading], frames: int, check_below: float) -> VotedCa
     confidence = votes[code] / frames
     shown = max((r for r in track if r.code == code), key=lambda r: r.confidence)
     corners = max(reading.corners for reading in track)  # both corners seen in any frame
-    card = replace(shown, confidence=confidence, check=confidence < check_below, corners=corners)
+    doubted = all(reading.doubted for reading in track if reading.code == code)
+    check = confidence < check_below or doubted
+    card = replace(shown, confidence=confidence, check=check, corners=corners, doubted=doubted)
     return VotedCard(card, len(track), frames, dict(sorted(votes.items())))

@@ -58,13 +58,15 @@ class IndexReading:
     index: IndexCandidate
     code: str  # one of the classifier's classes, "none" included
     confidence: float  # the classifier's probability of ``code``
+    doubted: bool = False  # the verifier doubts it is printed on a card (verifier.py)
 
 
 @dataclass(frozen=True)
 class CardReading:
     """One physical card: its code (RULES.md §6, R/B form), the classifier's confidence, the
     index it was read from, the card's outline in reading order, and ``check`` when the reading
-    is too unsure to count without a person looking."""
+    is too unsure to count without a person looking (``doubted``: because the verifier doubts it
+    is a card at all)."""
 
     code: str
     confidence: float
@@ -73,6 +75,7 @@ class CardReading:
     angle: float  # degrees clockwise from upright, of the index read
     check: bool
     corners: int = 1  # 2 when its far corner was read too (a card nothing lies on)
+    doubted: bool = False
 
     @classmethod
     def from_index(
@@ -84,8 +87,9 @@ class CardReading:
             index_box=reading.index.index_box(),
             polygon=reading.index.card_polygon(),
             angle=reading.index.angle,
-            check=reading.confidence < min_confidence,
+            check=reading.confidence < min_confidence or reading.doubted,
             corners=corners,
+            doubted=reading.doubted,
         )
 
     def as_json(self, digits: int = 1) -> dict:
@@ -231,7 +235,7 @@ def merge_cards(
     """Physical cards from classified indices, most confident first. Indices read as
     ``not_an_index`` are dropped; twice-marked indices count once; two readings that are the
     two corners of one card become one card (the more confident reading). Readings below
-    ``min_confidence`` are kept with ``check=True``.
+    ``min_confidence``, and doubted ones, are kept with ``check=True``.
 
     Corners are paired over the whole frame, the best-fitting pair first (see ``_pairs``), not
     reading by reading: a book's top card read from both corners has its far corner's
@@ -255,7 +259,7 @@ def merge_cards(
         paired, absorbed, _ = _pair_up(marks_read, codes)
     return tuple(
         CardReading.from_index(
-            IndexReading(marks_read[n], reading.code, reading.confidence),
+            IndexReading(marks_read[n], reading.code, reading.confidence, reading.doubted),
             min_confidence,
             2 if n in paired else 1,
         )

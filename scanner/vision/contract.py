@@ -49,6 +49,7 @@ class Contract:
     verify_scale: float
     verify_shift: float
     verify_below: float
+    verify_ask_from: float
 
     @classmethod
     def from_spec(cls) -> Contract:

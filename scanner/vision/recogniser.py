@@ -275,8 +275,9 @@ class Recogniser:
         return 1.0 / (1.0 + np.exp(-np.concatenate(rows).astype(np.float64)))
 
     def _verify(self, frame: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
-        """``readings`` less the marks on the table the verifier doubts (``verifier.py``); all
-        of them when there is no verifier."""
+        """``readings`` less the marks on the table the verifier doubts, those the classifier is
+        sure of marked ``doubted`` instead (``verifier.py``); all of them when there is no
+        verifier."""
         if self._verifier is None or not readings:
             return readings
         on_card = np.ones(len(readings))
@@ -284,7 +285,11 @@ class Recogniser:
         crops = context_crops(frame, [readings[n].index for n in cards], self.contract)
         on_card[cards] = self._on_card(normalise(crops, self.contract))
         return drop_lone_doubts(
-            readings, on_card, self.contract.verify_below, self.contract.not_an_index
+            readings,
+            on_card,
+            self.contract.verify_below,
+            self.contract.not_an_index,
+            self.contract.verify_ask_from,
         )
 
     def _read_indices(
