@@ -22,7 +22,7 @@ from scanner.vision.recogniser import (
     VERIFIER_FILE,
     Recogniser,
 )
-from scanner.vision.verifier import drop_lone_doubts
+from scanner.vision.verifier import settle_lone_doubts
 from tests.test_vision_cli import green_for, stand_in_classifier, stand_in_locator
 from tests.test_vision_pure import index_of, quadrant_frame
 
@@ -78,7 +78,7 @@ def fan(count: int, start=(200.0, 300.0), step=22.0) -> list[IndexReading]:
 def test_a_doubted_reading_apart_from_every_card_is_dropped():
     meld = fan(3)
     phantom = IndexReading(index_of((600.0, 120.0), 40.0, "top-left"), "9B", 0.97)
-    kept = drop_lone_doubts([*meld, phantom], [0.9, 0.9, 0.9, 0.02], 0.1, "none")
+    kept = settle_lone_doubts([*meld, phantom], [0.9, 0.9, 0.9, 0.02], 0.1, "none")
     assert kept == meld
 
 
@@ -86,7 +86,7 @@ def test_a_lone_doubted_reading_the_classifier_is_sure_of_stays_marked_doubted()
     meld = fan(3)
     sure = IndexReading(index_of((600.0, 120.0), 40.0, "top-left"), "KR", 0.92)
     unsure = IndexReading(index_of((80.0, 500.0), 0.0, "top-left"), "9B", 0.6)
-    kept = drop_lone_doubts([*meld, sure, unsure], [0.9, 0.9, 0.9, 0.02, 0.02], 0.1, "none", 0.8)
+    kept = settle_lone_doubts([*meld, sure, unsure], [0.9, 0.9, 0.9, 0.02, 0.02], 0.1, "none", 0.8)
     assert kept[:3] == meld and not any(reading.doubted for reading in meld)
     assert kept[3:] == [replace(sure, doubted=True)]  # the unsure phantom is still dropped
     cards = merge_cards(kept, not_an_index="none", min_confidence=0.5)
@@ -100,17 +100,17 @@ def test_a_doubted_card_at_either_end_of_a_fan_stays():
     for end in (0, 3):
         on_card = [0.95] * 4
         on_card[end] = 0.01
-        assert drop_lone_doubts(meld, on_card, 0.1, "none") == meld
+        assert settle_lone_doubts(meld, on_card, 0.1, "none") == meld
 
 
 def test_trusted_lone_cards_not_an_index_and_a_whole_doubted_fan_alone():
     lone = IndexReading(index_of((600.0, 120.0), 40.0, "top-left"), "KR", 0.97)
     none = IndexReading(index_of((50.0, 60.0), 0.0, "top-left"), "none", 0.99)
-    assert drop_lone_doubts([lone, none], [0.5, 0.0], 0.1, "none") == [lone, none]
+    assert settle_lone_doubts([lone, none], [0.5, 0.0], 0.1, "none") == [lone, none]
     # doubted readings do not vouch for each other: each must touch a trusted one
-    assert drop_lone_doubts(fan(3), [0.05, 0.05, 0.05], 0.1, "none") == []
+    assert settle_lone_doubts(fan(3), [0.05, 0.05, 0.05], 0.1, "none") == []
     with pytest.raises(ValueError, match="2 verdicts for 3 readings"):
-        drop_lone_doubts(fan(3), [0.5, 0.5], 0.1, "none")
+        settle_lone_doubts(fan(3), [0.5, 0.5], 0.1, "none")
 
 
 # -- the recogniser with a verifier ------------------------------------------------------------

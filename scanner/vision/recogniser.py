@@ -23,7 +23,7 @@ from scanner.vision.preprocess import (
     normalise,
 )
 from scanner.vision.turns import TURN_CHOICES, mean_heads
-from scanner.vision.verifier import drop_lone_doubts
+from scanner.vision.verifier import settle_lone_doubts
 
 log = logging.getLogger(__name__)
 LOCATOR_FILE = "locator.onnx"
@@ -284,7 +284,7 @@ class Recogniser:
         cards = [n for n, r in enumerate(readings) if r.code != self.contract.not_an_index]
         crops = context_crops(frame, [readings[n].index for n in cards], self.contract)
         on_card[cards] = self._on_card(normalise(crops, self.contract))
-        return drop_lone_doubts(
+        return settle_lone_doubts(
             readings,
             on_card,
             self.contract.verify_below,

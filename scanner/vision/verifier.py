@@ -30,7 +30,7 @@ def _inside(reading: IndexReading, card_of: IndexReading) -> bool:
     return cv2.pointPolygonTest(outline, point, False) >= 0
 
 
-def drop_lone_doubts(
+def settle_lone_doubts(
     readings: Sequence[IndexReading],
     on_card: Sequence[float],
     below: float,
