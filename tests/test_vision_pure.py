@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+from scanner.vision import closer
 from scanner.vision.annotate import CHECK_COLOUR, annotate
 from scanner.vision.cards import (
     CardReading,
@@ -452,3 +453,70 @@ def test_decoding_the_training_targets_gives_back_the_labelled_indices():
         assert (mark.card_w, mark.card_h) == pytest.approx(truth.card_size)
     cards = merged([reading(mark, "QB") for mark in found])
     assert len(cards) == 2
+
+
+# -- a closer look ---------------------------------------------------------------------------------
+
+
+def candidate(x, y, *, angle=0.0, height=12.0, score=0.6):
+    return IndexCandidate(x, y, score, angle, height, height * 0.6, x + 20, y + 30, 40, 56)
+
+
+def test_a_mosaic_holds_each_patch_scaled_up_and_apart():
+    frame = np.zeros((100, 120, 3), np.uint8)
+    frame[40:44, 60:64] = 255  # a white square 4 px wide at (60, 40)
+    places = [(62.0, 42.0), (10.0, 90.0), (110.0, 5.0)]
+    mosaic = closer.build_mosaic(frame, places, C, zoom=2.0, patch=32, gap=16)
+    assert mosaic.per_row == 2 and mosaic.tile == 64
+    _, _, height, width = mosaic.tensor.shape
+    assert (height, width) == (160, 160)  # 2 rows and 2 columns of 64 + 16, rounded up to 32
+    assert height % C.locator_multiple == 0 and width % C.locator_multiple == 0
+    assert mosaic.origins[0] == (46.0, 26.0)
+    black, white = -C.mean / C.std, (1 - C.mean) / C.std
+    light = (mosaic.tensor[0, 0, :64, :64] - black) / (white - black)
+    lit = np.argwhere(np.isclose(light, 1))
+    # the 4 px square is 8 px wide in the mosaic (a half-lit edge), and frame pixel x lies at
+    # 2 (x - 46) there: its middle, 61.5, at 31
+    assert lit.min(axis=0).tolist() == [28, 28] and lit.max(axis=0).tolist() == [34, 34]
+    assert light.sum() == pytest.approx(64, abs=0.5)
+    rows, cols = np.indices(light.shape)
+    centre = ((light * cols).sum() / light.sum(), (light * rows).sum() / light.sum())
+    assert centre == pytest.approx((31, 31), abs=0.3)
+    assert not mosaic.tensor[0, :, :, 64:80].any()  # the gap stays blank
+    assert mosaic.tile_origin(2) == (0, 80)
+
+
+def test_a_mosaic_needs_a_place():
+    with pytest.raises(ValueError):
+        closer.build_mosaic(np.zeros((10, 10, 3), np.uint8), [], C)
+
+
+def test_marks_in_a_mosaic_come_back_in_frame_pixels():
+    frame = np.zeros((200, 200, 3), np.uint8)
+    mosaic = closer.build_mosaic(frame, [(50.0, 60.0), (150.0, 160.0)], C, zoom=2.0, patch=32, gap=16)
+    step = mosaic.tile + mosaic.gap
+    in_second = candidate(step + 40, 20, angle=30, height=20)
+    in_the_gap = candidate(step - 8, 20)
+    beyond = candidate(10, step + 10)  # a third patch's place, but there is none
+    found = closer.marks_in_frame(mosaic, [in_second, in_the_gap, beyond])
+    assert [n for n, _ in found] == [1]
+    mark = found[0][1]
+    assert (mark.x, mark.y) == pytest.approx((134 + 20, 144 + 10))
+    assert (mark.index_h, mark.index_w) == pytest.approx((10, in_second.index_w / 2))
+    assert mark.angle == in_second.angle and mark.score == in_second.score
+    assert (mark.card_x, mark.card_y) == pytest.approx(
+        (134 + (in_second.card_x - step) / 2, 144 + in_second.card_y / 2)
+    )
+
+
+def test_a_closer_mark_counts_on_the_same_index_read_the_same_way():
+    first = candidate(100, 100, angle=350, height=10)
+    near_and_turned_a_little = candidate(103, 101, angle=20, height=8, score=0.5)
+    hotter_but_turned_back = candidate(101, 100, angle=170, height=8, score=0.9)
+    too_far = candidate(108, 100, angle=350, height=8, score=0.9)
+    assert closer.same_index(first, near_and_turned_a_little)
+    assert not closer.same_index(first, hotter_but_turned_back)
+    assert not closer.same_index(first, too_far)
+    hottest = candidate(99, 99, angle=0, height=9, score=0.7)
+    found = [(0, near_and_turned_a_little), (0, hotter_but_turned_back), (0, hottest), (1, too_far)]
+    assert closer.closer_marks([first, candidate(300, 300)], found) == {0: hottest}

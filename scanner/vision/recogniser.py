@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scanner.vision import closer
 from scanner.vision.cards import CardReading, IndexReading, merge_cards, suppress_duplicates
 from scanner.vision.contract import Contract
 from scanner.vision.decks import best_in_deck, check_deck, infer_deck
@@ -129,8 +130,10 @@ class Recogniser:
         names: dict[str, str],
         turns: int = 4,
         verifier=None,
+        look_closer: bool = True,
     ) -> None:
         self._turns = _quarter_turns(turns)
+        self._look_closer = look_closer
         self._locator = locator
         self._classifier = classifier
         self._verifier = verifier
@@ -143,13 +146,18 @@ class Recogniser:
 
     @classmethod
     def load(
-        cls, model_dir: Path | str | None = None, threads: int = 1, turns: int = 4
+        cls,
+        model_dir: Path | str | None = None,
+        threads: int = 1,
+        turns: int = 4,
+        look_closer: bool = True,
     ) -> Recogniser:
         """The models from ``model_dir`` (default: the ``model`` package), on ``threads``
         threads each, warmed up on a blank frame: the locator, the classifier and, where the
         folder holds one, the verifier (``verifier.py``). The locator reads each frame
         ``turns`` ways (1, 2 or 4 quarter turns, see ``turns.py``): 4 finds the most cards, 1
-        takes about half the time. Raises :class:`RecogniserError` when a file is missing or
+        takes about half the time. ``look_closer``: small marks read "not an index" are
+        located again scaled up (``closer.py``). Raises :class:`RecogniserError` when a file is missing or
         does not follow the contract."""
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         if threads < 1:
@@ -167,7 +175,7 @@ class Recogniser:
         if verifier_path.exists():
             verifier = open_session(verifier_path, threads)
             names["context"], names["logit"] = _names(verifier, "context", "logit", verifier_path)
-        recogniser = cls(locator, classifier, contract, names, turns, verifier)
+        recogniser = cls(locator, classifier, contract, names, turns, verifier, look_closer)
         recogniser.warm_up()
         return recogniser
 
@@ -308,6 +316,8 @@ class Recogniser:
             IndexReading(candidate, codes[n], confidence[n]) for n, candidate in enumerate(clear)
         ]
         readings = self._read_again(frame, readings, deck)
+        if self._look_closer:
+            readings = self._closer(frame, readings, deck)
         if faint:  # read once: turning every faint mark would cost more than it finds
             codes, confidence = self._read(frame, faint, deck)
             readings += [
@@ -316,6 +326,38 @@ class Recogniser:
                 if codes[n] != self.contract.not_an_index and confidence[n] >= FAINT_SURE
             ]
         return readings, deck
+
+    def _closer(
+        self, frame: np.ndarray, readings: list[IndexReading], deck: str | None
+    ) -> list[IndexReading]:
+        """Each small mark read "not an index" located again in a patch scaled up, and read
+        where the locator marks the same index there; a card read so replaces it (see
+        ``closer.py``). On 100 busy validation scenes: recall 95.5 → 95.9 %, precision and
+        codes right unchanged, about 5 ms a frame."""
+        none = self.contract.not_an_index
+        small = [
+            n
+            for n, r in enumerate(readings)
+            if r.code == none and r.index.index_h <= closer.LARGEST_INDEX
+        ]
+        if not small:
+            return readings
+        places = [readings[n].index for n in small]
+        mosaic = closer.build_mosaic(frame, [(p.x, p.y) for p in places], self.contract)
+        height, width = mosaic.tensor.shape[2:]
+        marks = decode_heads(
+            self._run_locator(mosaic.tensor), (width, height), self.contract, limit=10 * len(small)
+        )
+        found = closer.closer_marks(places, closer.marks_in_frame(mosaic, marks))
+        if not found:
+            return readings
+        order = sorted(found)
+        codes, confidence = self._read(frame, [found[k] for k in order], deck)
+        kept = list(readings)
+        for k, code, sure in zip(order, codes, confidence, strict=True):
+            if code != none:
+                kept[small[k]] = IndexReading(found[k], code, sure)
+        return kept
 
     def _probabilities(self, frame: np.ndarray, places: Sequence[IndexCandidate]) -> np.ndarray:
         """The classifier's class probabilities for each place [N, classes]; crops are cut a
