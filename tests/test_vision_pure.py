@@ -493,7 +493,9 @@ def test_a_mosaic_needs_a_place():
 
 def test_marks_in_a_mosaic_come_back_in_frame_pixels():
     frame = np.zeros((200, 200, 3), np.uint8)
-    mosaic = closer.build_mosaic(frame, [(50.0, 60.0), (150.0, 160.0)], C, zoom=2.0, patch=32, gap=16)
+    mosaic = closer.build_mosaic(
+        frame, [(50.0, 60.0), (150.0, 160.0)], C, zoom=2.0, patch=32, gap=16
+    )
     step = mosaic.tile + mosaic.gap
     in_second = candidate(step + 40, 20, angle=30, height=20)
     in_the_gap = candidate(step - 8, 20)

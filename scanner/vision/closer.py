@@ -47,7 +47,7 @@ class Mosaic:
     @property
     def tile(self) -> int:
         """The side of one scaled patch in the mosaic, px."""
-        return int(round(self.patch * self.zoom))
+        return round(self.patch * self.zoom)
 
     def tile_origin(self, n: int) -> tuple[int, int]:
         """Patch ``n``'s top-left corner in the mosaic."""
@@ -67,7 +67,7 @@ def build_mosaic(
     scaled by ``zoom`` (beyond the frame's edge its border pixels repeat), in one mosaic."""
     if not places:
         raise ValueError("a mosaic needs at least one place")
-    tile = int(round(patch * zoom))
+    tile = round(patch * zoom)
     per_row = math.ceil(math.sqrt(len(places)))
     rows = math.ceil(len(places) / per_row)
     multiple = contract.locator_multiple

@@ -157,8 +157,8 @@ class Recogniser:
         folder holds one, the verifier (``verifier.py``). The locator reads each frame
         ``turns`` ways (1, 2 or 4 quarter turns, see ``turns.py``): 4 finds the most cards, 1
         takes about half the time. ``look_closer``: small marks read "not an index" are
-        located again scaled up (``closer.py``). Raises :class:`RecogniserError` when a file is missing or
-        does not follow the contract."""
+        located again scaled up (``closer.py``). Raises :class:`RecogniserError` when a file
+        is missing or does not follow the contract."""
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         if threads < 1:
             raise RecogniserError(f"threads must be at least 1, not {threads}")
