@@ -3,6 +3,7 @@ or a changed pipeline losing what they read today. The scenes (seed 777, test sp
 designs allowed) were picked among those read exactly; accuracy itself is `handfoot eval`'s."""
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -54,3 +55,19 @@ def test_scan_cli_reads_a_fixture(cli):
     line = json.loads(result.out)
     assert result.code == 0 and line["image"].endswith(name)
     assert sorted(card["code"] for card in line["cards"]) == EXPECTED[name]
+
+
+def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
+    """A crop of a busy validation scene (``handfoot synth --count 100 --seed 7777 --split
+    test``, scene 37): the second 7B of a fan, its index 6 px wide, marked with its angle off
+    and called "not an index" unless the locator sees it scaled up (``closer.py``)."""
+    frame = read_image(FIXTURES / "closer-7777-37.png")
+    plain = Recogniser.load(look_closer=False).read(frame).cards
+    closer = recogniser.read(frame).cards
+    gained = Counter(card.code for card in closer) - Counter(card.code for card in plain)
+    assert gained == Counter({"7B": 1})
+    assert {card.index_box for card in plain} < {card.index_box for card in closer}
+    (new,) = [card for card in closer if card.index_box not in {c.index_box for c in plain}]
+    x0, y0, x1, y1 = new.index_box
+    assert abs((x0 + x1) / 2 - 96) < 6 and abs((y0 + y1) / 2 - 95) < 6
+    assert new.confidence > 0.9 and not new.check
