@@ -61,7 +61,7 @@ def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
     """A crop of a busy validation scene (``handfoot synth --count 100 --seed 7777 --split
     test``, scene 37): the second 7B of a fan, its index 6 px wide, marked with its angle off
     and called "not an index" unless the locator sees it scaled up (``closer.py``)."""
-    frame = read_image(FIXTURES / "closer-7777-37.png")
+    frame = read_image(FIXTURES / "closer" / "busy-7777-37.png")
     plain = Recogniser.load(look_closer=False).read(frame).cards
     closer = recogniser.read(frame).cards
     gained = Counter(card.code for card in closer) - Counter(card.code for card in plain)
@@ -76,7 +76,7 @@ def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
 def test_a_closer_reading_too_unsure_to_count_alone_is_not_taken(monkeypatch):
     """Replacing "not an index" with a closer reading below the contract's MIN_CONFIDENCE made
     a third of such readings phantoms or wrong codes on validation scenes."""
-    frame = read_image(FIXTURES / "closer-7777-37.png")
+    frame = read_image(FIXTURES / "closer" / "busy-7777-37.png")
     unsure = Recogniser.load()
     read = unsure._read
     floor = unsure.contract.min_confidence
