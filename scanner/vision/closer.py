@@ -21,7 +21,7 @@ import numpy as np
 
 from scanner.vision.contract import Contract
 from scanner.vision.decode import IndexCandidate
-from scanner.vision.preprocess import normalise
+from scanner.vision.preprocess import normalise, padded_size
 
 ZOOM = 2.0  # how much larger the locator sees a patch
 PATCH = 64  # the side of the square around a mark, frame px
@@ -70,26 +70,17 @@ def build_mosaic(
     tile = round(patch * zoom)
     per_row = math.ceil(math.sqrt(len(places)))
     rows = math.ceil(len(places) / per_row)
-    multiple = contract.locator_multiple
-    width = _round_up(per_row * (tile + gap), multiple)
-    height = _round_up(rows * (tile + gap), multiple)
-    tensor = np.zeros((1, 3, height, width), np.float32)
-    origins = []
-    mosaic = Mosaic(tensor, (), per_row, patch, zoom, gap)
-    for n, (x, y) in enumerate(places):
-        x0, y0 = x - patch / 2, y - patch / 2
+    width, height = padded_size(per_row * (tile + gap), rows * (tile + gap), contract)
+    origins = tuple((x - patch / 2, y - patch / 2) for x, y in places)
+    mosaic = Mosaic(np.zeros((1, 3, height, width), np.float32), origins, per_row, patch, zoom, gap)
+    for n, (x0, y0) in enumerate(origins):
         scale = np.array([[zoom, 0, -zoom * x0], [0, zoom, -zoom * y0]], np.float64)
         pixels = cv2.warpAffine(
             frame, scale, (tile, tile), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
         left, top = mosaic.tile_origin(n)
-        tensor[0, :, top : top + tile, left : left + tile] = normalise(pixels, contract)
-        origins.append((x0, y0))
-    return replace(mosaic, origins=tuple(origins))
-
-
-def _round_up(value: int, multiple: int) -> int:
-    return -(-value // multiple) * multiple
+        mosaic.tensor[0, :, top : top + tile, left : left + tile] = normalise(pixels, contract)
+    return mosaic
 
 
 def marks_in_frame(
