@@ -522,3 +522,17 @@ def test_a_closer_mark_counts_on_the_same_index_read_the_same_way():
     hottest = candidate(99, 99, angle=0, height=9, score=0.7)
     found = [(0, near_and_turned_a_little), (0, hotter_but_turned_back), (0, hottest), (1, too_far)]
     assert closer.closer_marks([first, candidate(300, 300)], found) == {0: hottest}
+
+
+def test_the_hottest_small_marks_read_as_no_index_are_looked_at_again():
+    none = C.not_an_index
+    readings = [
+        IndexReading(candidate(10, 10, height=12, score=0.4), none, 0.9),
+        IndexReading(candidate(50, 10, height=12, score=0.8), none, 0.9),
+        IndexReading(candidate(90, 10, height=12, score=0.9), "KR", 0.3),  # read a card
+        IndexReading(candidate(130, 10, height=30, score=0.9), none, 0.9),  # large
+        IndexReading(candidate(170, 10, height=closer.LARGEST_INDEX, score=0.6), none, 0.9),
+    ]
+    assert closer.worth_a_closer_look(readings, none) == [1, 4, 0]
+    assert closer.worth_a_closer_look(readings, none, most=2) == [1, 4]
+    assert closer.worth_a_closer_look(readings[2:4], none) == []

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from scanner.vision.cards import IndexReading
 from scanner.vision.contract import Contract
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.preprocess import normalise, padded_size
@@ -27,8 +28,25 @@ ZOOM = 2.0  # how much larger the locator sees a patch
 PATCH = 64  # the side of the square around a mark, frame px
 GAP = 32  # blank mosaic px between patches, so no patch's marks lean on its neighbour's
 LARGEST_INDEX = 16.0  # only marks up to this high (frame px) are looked at again
+# At most this many a frame, the hottest first: a busy validation frame held up to 53, and a
+# frame of clutter read as hundreds of small marks must not cost more than about one pass of
+# the locator over a whole frame (64 patches make a mosaic of about 1.6 million pixels).
+MOST_PATCHES = 64
 SAME_INDEX = 0.5  # a closer mark within this many index heights of the first …
 SAME_WAY = 45.0  # … reading within this many degrees of it marks the same index
+
+
+def worth_a_closer_look(
+    readings: Sequence[IndexReading], not_an_index: str, most: int = MOST_PATCHES
+) -> list[int]:
+    """The numbers of the readings to look at again: small marks read ``not_an_index``, at
+    most ``most`` of them, the hottest first."""
+    small = [
+        n
+        for n, reading in enumerate(readings)
+        if reading.code == not_an_index and reading.index.index_h <= LARGEST_INDEX
+    ]
+    return sorted(small, key=lambda n: -readings[n].index.score)[:most]
 
 
 @dataclass(frozen=True)

@@ -335,11 +335,7 @@ class Recogniser:
         without a check, replaces it (see ``closer.py``: less sure, a third of such readings
         were phantoms or a wrong code)."""
         none = self.contract.not_an_index
-        small = [
-            n
-            for n, r in enumerate(readings)
-            if r.code == none and r.index.index_h <= closer.LARGEST_INDEX
-        ]
+        small = closer.worth_a_closer_look(readings, none)
         if not small:
             return readings
         places = [readings[n].index for n in small]
