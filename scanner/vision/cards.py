@@ -22,11 +22,7 @@ DUPLICATE_ANGLE = 30.0
 # right 399 → 400 of 480, silent errors unchanged; 1.2 the same, 1.5 more double counts again.
 PAIR_DISTANCE = 1.0
 PAIR_ANGLE_SLACK = 40.0  # … and read about 180° apart (± this: 30 left 15 % more double counts)
-# Closer than PAIR_TIGHT, two corners are one card even when read differently (the surer
-# reading stays). 0.45, not 0.3, with PAIR_DISTANCE 1.0: on validation scenes double counts
-# 30 → 23 and 34 → 27 (busy), 4 → 2 (leftovers), one-side tables right 400 → 402 of 480,
-# silent errors unchanged; 0.6 no fewer double counts and a card less found.
-PAIR_TIGHT = 0.45
+PAIR_TIGHT = 0.3  # closer than this, two corners are one card even when read differently
 # Two readings of one code are also one card when each lies where the other points to its
 # card's far corner: the midpoint between them is within DIAGONAL_SLACK degrees of the
 # direction each predicts its card centre in, at DIAGONAL_RATIO times the distance it predicts.
