@@ -21,7 +21,7 @@ import numpy as np
 
 from scanner.vision.cards import IndexReading
 from scanner.vision.contract import Contract
-from scanner.vision.decode import IndexCandidate
+from scanner.vision.decode import IndexCandidate, angle_gap
 from scanner.vision.preprocess import normalise, padded_size
 
 ZOOM = 2.0  # how much larger the locator sees a patch
@@ -109,8 +109,9 @@ def marks_in_frame(
     step, tile, shrink = mosaic.tile + mosaic.gap, mosaic.tile, 1.0 / mosaic.zoom
     found = []
     for mark in marks:
-        n = int(mark.y // step) * mosaic.per_row + int(mark.x // step)
-        if not 0 <= n < len(mosaic.origins) or mark.x // step >= mosaic.per_row:
+        column, row = int(mark.x // step), int(mark.y // step)
+        n = row * mosaic.per_row + column
+        if column >= mosaic.per_row or n >= len(mosaic.origins):
             continue
         left, top = mosaic.tile_origin(n)
         if not (left <= mark.x < left + tile and top <= mark.y < top + tile):
@@ -139,10 +140,9 @@ def same_index(first: IndexCandidate, closer: IndexCandidate) -> bool:
     """Whether ``closer`` marks the index ``first`` marks: near its centre, reading about the
     same way (the angles the locator gives a small index differ by up to 30°)."""
     distance = math.hypot(closer.x - first.x, closer.y - first.y)
-    turn = abs(closer.angle - first.angle) % 360.0
     return (
         distance < SAME_INDEX * max(first.index_h, closer.index_h)
-        and min(turn, 360.0 - turn) < SAME_WAY
+        and angle_gap(closer.angle, first.angle) < SAME_WAY
     )
 
 
