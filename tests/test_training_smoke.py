@@ -391,3 +391,51 @@ def test_mining_cuts_the_marks_the_recogniser_makes(scenes, tmp_path):
     expected = np.concatenate(expected)
     assert len(expected) > 0
     np.testing.assert_array_equal(normalise(mined["crops"], contract), expected)
+
+
+def test_small_crops_come_from_the_frame_scaled_so_its_indices_are_small():
+    from model.recogniser.dataset import scaled_down
+    from model.recogniser.targets import IndexTruth
+
+    frame = np.full((300, 400, 3), 40, np.uint8)
+    frame[100:124, 200:216] = 250  # a bright index 24 px high
+    truths = [
+        IndexTruth(
+            np.array([208.0, 112.0]),
+            0.0,
+            h,
+            16.0,
+            np.array([240.0, 160.0]),
+            (80.0, 110.0),
+            "KR",
+            1.0,
+        )
+        for h in (20.0, 24.0, 30.0)
+    ]
+    small, scaled = scaled_down(frame, truths, wanted=6.0, quality=80)
+    assert small.shape == (75, 100, 3) and small.dtype == np.uint8
+    assert [t.height for t in scaled] == pytest.approx([5.0, 6.0, 7.5])
+    assert scaled[0].centre == pytest.approx([52.0, 28.0])
+    assert scaled[0].card_size == pytest.approx((20.0, 27.5))
+    assert small[28, 52].mean() > 200 and small[10, 10].mean() < 60
+    # Indices already about that small, or none to measure: the frame is left out.
+    assert scaled_down(frame, truths, wanted=22.0, quality=80) is None
+    hidden = [
+        IndexTruth(t.centre, 0.0, 24.0, 16.0, t.card_centre, t.card_size, "KR", 0.5) for t in truths
+    ]
+    assert scaled_down(frame, hidden, wanted=6.0, quality=80) is None
+
+
+def test_the_classifier_learns_from_crops_of_frames_scaled_down(scenes, tmp_path):
+    from model.recogniser.dataset import cut_small_classifier_samples
+
+    small = cut_small_classifier_samples(scenes, tmp_path / "small.npz", smallest=5, largest=5)
+    data = np.load(small)
+    assert len(data["crops"]) > 0 and len(data["crops"]) == len(data["classes"])
+    assert data["crops"].shape[1:] == (spec.CROP_H, spec.CROP_W, 3)
+    assert (data["classes"] != spec.CLASSES.index(spec.NOT_AN_INDEX)).any()
+    work = tmp_path / "work"
+    args = ["--scenes", str(scenes), "--work", str(work), "--threads", "1", "--batch", "2"]
+    assert train(["cut", *args]) == 0
+    assert train(["classifier", *args, "--classifier-steps", "2", "--small-crops", str(small)]) == 0
+    assert len(json.loads((work / "classifier-history.json").read_text())) == 2
