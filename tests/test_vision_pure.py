@@ -292,6 +292,25 @@ def test_near_duplicate_marks_of_one_index_count_once():
     assert card.code == "KB"
 
 
+def test_a_tall_index_marked_twice_down_its_length_counts_once_but_a_fan_of_one_rank_stays():
+    # The joker's JOKER printed down its corner, measured short: a second mark 0.6 of an index
+    # height further down, read as the same code.
+    top = index_of((300, 200), 20, "top-left", index=(20.0, 8.0))
+    v = np.array([-math.sin(math.radians(20)), math.cos(math.radians(20))])
+    lower = IndexCandidate(**{**top.__dict__, "x": top.x + 12 * v[0], "y": top.y + 12 * v[1]})
+    (card,) = merged([reading(top, "JK", 0.97), reading(lower, "JK", 0.86)])
+    assert card.confidence == 0.97
+    # Read as two codes, they are two readings (a neighbour's index, or a misread to check).
+    assert len(merged([reading(top, "JK", 0.97), reading(lower, "10B", 0.86)])) == 2
+    # A step of 0.8 index heights down is a card beneath, as in a fan of one rank.
+    further = IndexCandidate(**{**top.__dict__, "x": top.x + 16 * v[0], "y": top.y + 16 * v[1]})
+    assert len(merged([reading(top, "JK", 0.97), reading(further, "JK", 0.86)])) == 2
+    # … and cards side by side along the reading direction stay apart at any step.
+    u = np.array([math.cos(math.radians(20)), math.sin(math.radians(20))])
+    beside = IndexCandidate(**{**top.__dict__, "x": top.x + 6 * u[0], "y": top.y + 6 * u[1]})
+    assert len(merged([reading(top, "7B", 0.97), reading(beside, "7B", 0.9)])) == 2
+
+
 def test_unknown_crops_are_dropped_and_unsure_ones_flagged():
     cards = merged(
         [
