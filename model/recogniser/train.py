@@ -55,35 +55,6 @@ def jitter(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     return x * gain + bias
 
 
-def reshaped(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
-    """Crops as a camera and a locator unlike the renderer's would give them: a colour cast and
-    more or less saturation per sample, and half of them turned (±15° at most), scaled and
-    shifted a little more than the cut's own jitter; on normalised crops, edges repeated."""
-    n = x.shape[0]
-    pixels = x * spec.STD + spec.MEAN
-    grey = pixels.mean(dim=1, keepdim=True)
-    saturation = 0.5 + 0.7 * torch.rand(n, 1, 1, 1, generator=generator)
-    pixels = grey + (pixels - grey) * saturation
-    pixels = pixels * (0.8 + 0.4 * torch.rand(n, 3, 1, 1, generator=generator))
-    turn = torch.randn(n, generator=generator).mul(7.0).clamp(-15.0, 15.0).deg2rad()
-    scale = torch.randn(n, generator=generator).mul(0.12).exp()
-    shift = torch.randn(n, 2, generator=generator).mul(0.06)
-    moved = torch.rand(n, generator=generator) < 0.5
-    turn, scale, shift = turn * moved, torch.where(moved, scale, 1.0), shift * moved[:, None]
-    aspect = spec.CROP_H / spec.CROP_W  # affine_grid works in [-1, 1] on both axes
-    cos, sin = torch.cos(turn) * scale, torch.sin(turn) * scale
-    theta = torch.stack(
-        [
-            torch.stack([cos, -sin * aspect, shift[:, 0]], 1),
-            torch.stack([sin / aspect, cos, shift[:, 1]], 1),
-        ],
-        1,
-    )
-    grid = nn.functional.affine_grid(theta, list(pixels.shape), align_corners=False)
-    pixels = nn.functional.grid_sample(pixels, grid, padding_mode="border", align_corners=False)
-    return (pixels.clamp(0, 1) - spec.MEAN) / spec.STD
-
-
 class Checkpoint:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -310,7 +281,6 @@ def train_classifier(
     mined: Path | None = None,
     start: Path | None = None,
     small: Sequence[Path] = (),
-    reshape: bool = False,
 ) -> Classifier:
     """Train the classifier on ``samples``; with ``mined`` (crops where the trained locator
     marks, see ``mine.py``), half of every batch comes from those; with ``small`` (crops of
@@ -351,8 +321,7 @@ def train_classifier(
 
     def batch_loss(step: int, generator: torch.Generator):
         pick = torch.multinomial(weights, batch, replacement=True, generator=generator).numpy()
-        x = normalise(crops[pick])
-        x = jitter(reshaped(x, generator) if reshape else x, generator)
+        x = jitter(normalise(crops[pick]), generator)
         y = torch.from_numpy(classes[pick])
         logits = model(x)
         loss = criterion(logits, y)
@@ -451,11 +420,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--classifier-steps", type=int, default=6000)
     parser.add_argument(
-        "--reshape-crops",
-        action="store_true",
-        help="`classifier`: colour casts, turns and scales on every crop (see `reshaped`)",
-    )
-    parser.add_argument(
         "--small-crops",
         type=Path,
         nargs="*",
@@ -538,7 +502,6 @@ def main(argv: list[str] | None = None) -> int:
             mined if mined.exists() else None,
             args.classifier_from,
             small_crops,
-            args.reshape_crops,
         )
     if args.stage == "all" and more:
         train_locator(*locate, more)
