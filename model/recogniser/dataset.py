@@ -5,7 +5,6 @@ an interrupted training run starts again without cutting them twice."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -112,129 +111,42 @@ def cut_classifier_samples(
     the centre, size and angle a little; plus crops of anything else ("none")."""
     rng = np.random.default_rng(seed)
     crops, classes = [], []
+    none = CLASS_INDEX[spec.NOT_AN_INDEX]
     for path in tqdm(scene_files(folder)[::every], desc="index crops", unit="scene"):
         frame, labels = _load(path)
-        _index_samples(frame, index_truths(labels), rng, negatives, crops, classes)
-    return _save_crops(out, crops, classes)
-
-
-def cut_small_classifier_samples(
-    folder: Path,
-    out: Path,
-    *,
-    smallest: float = 5.0,
-    largest: float = 12.0,
-    negatives: float = 0.35,
-    seed: int = 0,
-    every: int = 1,
-) -> Path:
-    """The crops of :func:`cut_classifier_samples`, cut from each frame scaled down so its
-    indices are ``smallest``–``largest`` px high (the median index; drawn log-uniformly) and
-    saved again as a JPEG, as a camera farther from the table would see them. The rendered
-    scenes hold few indices this small, and it is there the classifier reads worst (cut at
-    their labelled place, indices 8–10 px high read 84 % right on validation scenes, from
-    18 px 99 %)."""
-    rng = np.random.default_rng(seed)
-    crops, classes = [], []
-    for path in tqdm(scene_files(folder)[::every], desc="small index crops", unit="scene"):
-        frame, labels = _load(path)
-        wanted = float(np.exp(rng.uniform(np.log(smallest), np.log(largest))))
-        quality = int(rng.integers(60, 92))
-        scaled = scaled_down(frame, index_truths(labels), wanted, quality)
-        if scaled is None:
-            continue
-        small, truths = scaled
-        # Below 4 px an index is a smudge: taught as a card it would only teach guessing.
-        readable = [t for t in truths if t.height >= 4.0]
-        _index_samples(small, readable, rng, negatives, crops, classes, near=truths)
-    return _save_crops(out, crops, classes)
-
-
-def scaled_down(
-    frame: np.ndarray, truths: list[IndexTruth], wanted: float, quality: int
-) -> tuple[np.ndarray, list[IndexTruth]] | None:
-    """The frame scaled so the median index at least 70 % visible is ``wanted`` px high, saved
-    as a JPEG of ``quality`` and read back, with its indices scaled alike; None where there is
-    no such index or they are already that small (within 15 %)."""
-    heights = [t.height for t in truths if t.visible >= 0.7]
-    if not heights:
-        return None
-    scale = wanted / float(np.median(heights))
-    if scale > 0.85:
-        return None
-    h, w = frame.shape[:2]
-    size = (max(32, round(w * scale)), max(32, round(h * scale)))
-    sx, sy = size[0] / w, size[1] / h
-    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-    ok, encoded = cv2.imencode(
-        ".jpg", cv2.cvtColor(small, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality]
-    )
-    if ok:
-        small = cv2.cvtColor(cv2.imdecode(encoded, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
-    factor = np.array([sx, sy])
-    return small, [
-        replace(
-            t,
-            centre=t.centre * factor,
-            height=t.height * scale,
-            width=t.width * scale,
-            card_centre=t.card_centre * factor,
-            card_size=(t.card_size[0] * scale, t.card_size[1] * scale),
-        )
-        for t in truths
-    ]
-
-
-def _index_samples(
-    frame: np.ndarray,
-    truths: list[IndexTruth],
-    rng: np.random.Generator,
-    negatives: float,
-    crops: list,
-    classes: list,
-    near: list[IndexTruth] | None = None,
-) -> None:
-    """Appends one scene's crops: each index at least 70 % visible, jittered, sometimes also
-    turned or beside itself as "none", and crops of the table and cards away from every index
-    (``near``: the indices they keep away from, default ``truths``)."""
-    none = CLASS_INDEX[spec.NOT_AN_INDEX]
-    h, w = frame.shape[:2]
-    for t in truths:
-        if t.visible < 0.7:
-            continue
-        # As the locator misses: its angle is off by 8° half the time and 30° at worst.
-        centre = t.centre + rng.normal(0, 0.08, 2) * t.height
-        size = float(np.exp(rng.normal(0, 0.12)))
-        height, width = t.height * size, t.width * size * float(np.exp(rng.normal(0, 0.08)))
-        angle = t.angle + float(np.clip(rng.normal(0, 10), -30, 30))
-        crops.append(upright_crop(frame, centre, angle, height, width))
-        classes.append(CLASS_INDEX[t.code])
-        if rng.random() < 0.25:  # the same index read at a wrong angle is not a reading
-            turn = float(rng.choice([90.0, 180.0, 270.0]) + rng.normal(0, 10))
-            crops.append(upright_crop(frame, centre, angle + turn, height, width))
+        truths = index_truths(labels)
+        h, w = frame.shape[:2]
+        for t in truths:
+            if t.visible < 0.7:
+                continue
+            # As the locator misses: its angle is off by 8° half the time and 30° at worst.
+            centre = t.centre + rng.normal(0, 0.08, 2) * t.height
+            size = float(np.exp(rng.normal(0, 0.12)))
+            height, width = t.height * size, t.width * size * float(np.exp(rng.normal(0, 0.08)))
+            angle = t.angle + float(np.clip(rng.normal(0, 10), -30, 30))
+            crops.append(upright_crop(frame, centre, angle, height, width))
+            classes.append(CLASS_INDEX[t.code])
+            if rng.random() < 0.25:  # the same index read at a wrong angle is not a reading
+                turn = float(rng.choice([90.0, 180.0, 270.0]) + rng.normal(0, 10))
+                crops.append(upright_crop(frame, centre, angle + turn, height, width))
+                classes.append(none)
+            if rng.random() < 0.2:  # nor is a crop half beside it (a duplicate mark)
+                aside = rng.normal(0, 1, 2)
+                aside = aside / np.linalg.norm(aside) * t.height * rng.uniform(0.7, 1.2)
+                crops.append(upright_crop(frame, t.centre + aside, angle, height, width))
+                classes.append(none)
+        sizes = [t.height for t in truths] or [30.0]
+        centres = np.array([t.centre for t in truths]) if truths else np.zeros((0, 2))
+        wanted = int(max(4, negatives * len(truths)))
+        for _ in range(wanted):
+            height = float(rng.choice(sizes)) * float(np.exp(rng.normal(0, 0.3)))
+            centre = rng.uniform([0, 0], [w, h])
+            if len(centres) and np.min(np.linalg.norm(centres - centre, axis=1)) < 0.6 * height:
+                continue
+            crops.append(upright_crop(frame, centre, float(rng.uniform(0, 360)), height))
             classes.append(none)
-        if rng.random() < 0.2:  # nor is a crop half beside it (a duplicate mark)
-            aside = rng.normal(0, 1, 2)
-            aside = aside / np.linalg.norm(aside) * t.height * rng.uniform(0.7, 1.2)
-            crops.append(upright_crop(frame, t.centre + aside, angle, height, width))
-            classes.append(none)
-    away = truths if near is None else near
-    sizes = [t.height for t in away] or [30.0]
-    centres = np.array([t.centre for t in away]) if away else np.zeros((0, 2))
-    wanted = int(max(4, negatives * len(away)))
-    for _ in range(wanted):
-        height = float(rng.choice(sizes)) * float(np.exp(rng.normal(0, 0.3)))
-        centre = rng.uniform([0, 0], [w, h])
-        if len(centres) and np.min(np.linalg.norm(centres - centre, axis=1)) < 0.6 * height:
-            continue
-        crops.append(upright_crop(frame, centre, float(rng.uniform(0, 360)), height))
-        classes.append(none)
-
-
-def _save_crops(out: Path, crops: list, classes: list) -> Path:
     temporary = out.with_suffix(".tmp.npz")
-    stacked = np.stack(crops) if crops else np.zeros((0, spec.CROP_H, spec.CROP_W, 3), np.uint8)
-    np.savez(temporary, crops=stacked, classes=np.array(classes, np.int16))
+    np.savez(temporary, crops=np.stack(crops), classes=np.array(classes, np.int16))
     temporary.replace(out)
     return out
 

@@ -23,8 +23,8 @@ import numpy as np
 from tqdm import tqdm
 
 from model.recogniser import spec
-from model.recogniser.dataset import _load, scaled_down, scene_files
-from model.recogniser.targets import CLASS_INDEX, IndexTruth, index_truths
+from model.recogniser.dataset import _load, scene_files
+from model.recogniser.targets import CLASS_INDEX, index_truths
 
 NEAR = 0.35
 FAR = 0.9
@@ -63,18 +63,11 @@ def label_mark(mark, truths) -> int | None:
 
 
 def locator_marks(
-    paths: list[Path],
-    locator: Path,
-    peak: float,
-    turns: tuple[int, ...],
-    desc: str,
-    smaller: Smaller | None = None,
-) -> Iterator[tuple[np.ndarray, dict, list[IndexTruth], tuple]]:
-    """Each scene's frame, labels, indices and the ``locator`` ONNX file's marks in it (heat above
+    paths: list[Path], locator: Path, peak: float, turns: tuple[int, ...], desc: str
+) -> Iterator[tuple[np.ndarray, dict, tuple]]:
+    """Each scene's frame, labels and the ``locator`` ONNX file's marks in it (heat above
     ``peak``), read as the recogniser reads: the mean of the locator's heads over the frame's
-    quarter ``turns`` (``scanner/vision/turns.py``), decoded, near-duplicates suppressed. With
-    ``smaller``, each frame and its indices are first scaled down as it says (frames it leaves
-    out are skipped; the labels stay as they are)."""
+    quarter ``turns`` (``scanner/vision/turns.py``), decoded, near-duplicates suppressed."""
     from scanner.vision.cards import suppress_duplicates
     from scanner.vision.contract import Contract
     from scanner.vision.decode import decode_heads
@@ -86,12 +79,6 @@ def locator_marks(
     contract = replace(Contract.from_spec(), peak_threshold=peak)
     for path in tqdm(paths, desc=desc, unit="scene"):
         frame, labels = _load(path)
-        truths = index_truths(labels)
-        if smaller is not None:
-            scaled = smaller.scale(frame, truths)
-            if scaled is None:
-                continue
-            frame, truths = scaled
         height, width = frame.shape[:2]
         heads = mean_heads(
             locator_input(frame, contract),
@@ -99,25 +86,7 @@ def locator_marks(
             contract,
             turns,
         )
-        yield (
-            frame,
-            labels,
-            truths,
-            suppress_duplicates(decode_heads(heads, (width, height), contract)),
-        )
-
-
-class Smaller:
-    """Frames scaled down so their median index is ``smallest``–``largest`` px high (drawn
-    log-uniformly from ``seed``) and saved again as a JPEG (see ``dataset.scaled_down``)."""
-
-    def __init__(self, smallest: float, largest: float, seed: int) -> None:
-        self.bounds = (np.log(smallest), np.log(largest))
-        self.rng = np.random.default_rng(seed)
-
-    def scale(self, frame: np.ndarray, truths: list[IndexTruth]):
-        wanted = float(np.exp(self.rng.uniform(*self.bounds)))
-        return scaled_down(frame, truths, wanted, int(self.rng.integers(60, 92)))
+        yield frame, labels, suppress_duplicates(decode_heads(heads, (width, height), contract))
 
 
 def mine_classifier_samples(
@@ -129,22 +98,20 @@ def mine_classifier_samples(
     offset: int = MINE_OFFSET,
     peak: float = MINE_PEAK,
     turns: tuple[int, ...] = (0, 1, 2, 3),
-    smaller: Smaller | None = None,
 ) -> Path:
     """Run the ``locator`` ONNX file over every ``every``-th scene (from ``offset``, so the
     scenes differ from those the first classifier's crops came from) and save the crops of
     its marks with their classes, as ``cut_classifier_samples`` does, cut exactly as the
     recogniser cuts them (its crop map, the contract of ``spec.py``, and the mean of the
-    locator's heads over the frame's quarter ``turns``, as ``scanner/vision/turns.py``).
-    With ``smaller``, from the frames scaled down (see :class:`Smaller`)."""
+    locator's heads over the frame's quarter ``turns``, as ``scanner/vision/turns.py``)."""
     from scanner.vision.contract import Contract
     from scanner.vision.preprocess import upright_crops
 
     contract = Contract.from_spec()
     crops, classes = [], []
     paths = scene_files(scenes)[offset::every]
-    marked = locator_marks(paths, locator, peak, turns, "locator marks", smaller)
-    for frame, _, truths, marks in marked:
+    for frame, labels, marks in locator_marks(paths, locator, peak, turns, "locator marks"):
+        truths = index_truths(labels)
         labelled = [(mark, label_mark(mark, truths)) for mark in marks]
         labelled = [(mark, label) for mark, label in labelled if label is not None]
         crops.append(upright_crops(frame, [mark for mark, _ in labelled], contract))

@@ -16,7 +16,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +28,6 @@ from model.recogniser import spec
 from model.recogniser.dataset import (
     cut_classifier_samples,
     cut_locator_samples,
-    cut_small_classifier_samples,
     truths_from_rows,
 )
 from model.recogniser.nets import Classifier, Locator
@@ -257,7 +256,6 @@ def _train_on(
 
 
 MINED_TRUE, MINED_FALSE = 0.35, 0.2  # shares of a classifier batch drawn from mined crops
-SMALL_SHARE = 0.25  # … and from crops of frames scaled down (``cut_small_classifier_samples``)
 
 
 def _balanced(classes: np.ndarray) -> np.ndarray:
@@ -280,12 +278,10 @@ def train_classifier(
     seed: int,
     mined: Path | None = None,
     start: Path | None = None,
-    small: Sequence[Path] = (),
 ) -> Classifier:
     """Train the classifier on ``samples``; with ``mined`` (crops where the trained locator
-    marks, see ``mine.py``), half of every batch comes from those; with ``small`` (crops of
-    frames scaled down), a quarter from those. With ``start`` (an ONNX classifier) it goes on
-    from that model at a tenth of the rate, its batch norms fixed."""
+    marks, see ``mine.py``), half of every batch comes from those. With ``start`` (an ONNX
+    classifier) it goes on from that model at a tenth of the rate, its batch norms fixed."""
     torch.manual_seed(seed)
     data = np.load(samples)
     crops, classes = data["crops"], data["classes"].astype(np.int64)
@@ -302,14 +298,6 @@ def train_classifier(
         extra_weights = MINED_TRUE * extra_weights / extra_weights.sum()
         extra_weights[false] = MINED_FALSE / max(1, int(false.sum()))
         weights_np = np.concatenate([weights_np * (1 - MINED_TRUE - MINED_FALSE), extra_weights])
-    parts = [part for part in map(np.load, small) if len(part["classes"])]
-    if parts:
-        small_classes = np.concatenate([part["classes"] for part in parts]).astype(np.int64)
-        crops = np.concatenate([crops, *(part["crops"] for part in parts)])
-        classes = np.concatenate([classes, small_classes])
-        weights_np = np.concatenate(
-            [weights_np * (1 - SMALL_SHARE), _balanced(small_classes) * SMALL_SHARE]
-        )
     model, rate, prepare = Classifier(), CLASSIFIER_RATE, None
     if start is not None:
         from model.recogniser.onnx_weights import freeze_norms, load_folded
@@ -420,14 +408,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--classifier-steps", type=int, default=6000)
     parser.add_argument(
-        "--small-crops",
-        type=Path,
-        nargs="*",
-        metavar="FILE.npz",
-        help="`classifier`: crops of frames scaled down (a quarter of every batch; default: "
-        "--work's classifier-small.npz, which `cut` writes)",
-    )
-    parser.add_argument(
         "--verifier-steps", type=int, default=3000, help="(0: `all` trains no verifier)"
     )
     parser.add_argument(
@@ -459,7 +439,6 @@ def main(argv: list[str] | None = None) -> int:
     args.work.mkdir(parents=True, exist_ok=True)
     locator_samples = args.work / "locator-samples.npz"
     classifier_samples = args.work / "classifier-samples.npz"
-    small_samples = args.work / "classifier-small.npz"
     started = time.perf_counter()
     if args.stage in ("cut", "all"):
         if not locator_samples.exists():
@@ -468,8 +447,6 @@ def main(argv: list[str] | None = None) -> int:
             )
         if not classifier_samples.exists():
             cut_classifier_samples(args.scenes, classifier_samples, seed=args.seed)
-        if not small_samples.exists():
-            cut_small_classifier_samples(args.scenes, small_samples, seed=args.seed, every=2)
     more = tuple(n for n in args.locator_more if n > 0)
     locate = (locator_samples, args.work, args.locator_steps, args.batch, args.seed)
     if args.stage == "locator":
@@ -490,9 +467,6 @@ def main(argv: list[str] | None = None) -> int:
         located = export_locator(args.work, args.work / "located")
         mine_classifier_samples(args.scenes, located, mined)
     if args.stage in ("classifier", "all"):
-        small_crops = args.small_crops
-        if small_crops is None:
-            small_crops = [small_samples] if small_samples.exists() else []
         train_classifier(
             classifier_samples,
             args.work,
@@ -501,7 +475,6 @@ def main(argv: list[str] | None = None) -> int:
             args.seed,
             mined if mined.exists() else None,
             args.classifier_from,
-            small_crops,
         )
     if args.stage == "all" and more:
         train_locator(*locate, more)

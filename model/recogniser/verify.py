@@ -23,7 +23,7 @@ from torch import nn
 from model.recogniser import spec
 from model.recogniser.dataset import scene_files
 from model.recogniser.mine import label_mark, locator_marks
-from model.recogniser.targets import CLASS_INDEX
+from model.recogniser.targets import CLASS_INDEX, index_truths
 
 MINE_PEAK = 0.1  # down to the recogniser's faint marks, which are read too
 KEEP_TRUE = 0.35  # share of the true marks kept: they are plentiful, the false ones few
@@ -58,8 +58,8 @@ def mine_verifier_samples(
     none = CLASS_INDEX[spec.NOT_AN_INDEX]
     crops, labels = [], []
     paths = scene_files(scenes)
-    marked = locator_marks(paths, locator, MINE_PEAK, turns, "verifier marks")
-    for frame, truth, indices, marks in marked:
+    for frame, truth, marks in locator_marks(paths, locator, MINE_PEAK, turns, "verifier marks"):
+        indices = index_truths(truth)
         kept = []
         for mark in marks:
             label = label_mark(mark, indices)
