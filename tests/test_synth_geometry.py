@@ -99,3 +99,19 @@ def test_visible_fraction_of_something_wholly_outside_is_zero():
     ids = np.zeros((100, 100), np.int32)
     quad = np.array([[200, 200], [220, 200], [220, 240], [200, 240]], float)
     assert visible_fraction(ids, 1, quad) == 0.0
+
+
+def test_a_card_stretched_far_beyond_the_frame_is_measured_not_rasterised_whole():
+    ids = np.zeros((100, 200), np.int32)
+    ids[:, 100:] = 7  # the card shows in the right half of the frame
+    # A card seen nearly edge-on: its quad reaches 200,000 px beyond the frame, and covers the
+    # frame's right half; a mask of its bounding box would take gigabytes.
+    quad = np.array(
+        [[100.0, -1000.0], [200000.0, -1000.0], [200000.0, 101000.0], [100.0, 101000.0]]
+    )
+    fraction = visible_fraction(ids, 7, quad)
+    assert fraction == pytest.approx(100 * 100 / (199900 * 102000), rel=0.02)
+    # The same measure as rasterising for a quad only a little beyond the frame.
+    near = np.array([[100.0, -50.0], [600.0, -50.0], [600.0, 150.0], [100.0, 150.0]])
+    exact = visible_fraction(ids, 7, near)
+    assert exact == pytest.approx(100 * 100 / (500 * 200), rel=0.02)

@@ -186,6 +186,8 @@ def visible_fraction(ids: np.ndarray, object_id: int, quad: np.ndarray) -> float
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
     if x1 <= 0 or y1 <= 0 or x0 >= width or y0 >= height:
         return 0.0
+    if (x1 - x0) > FAR_BEYOND * width or (y1 - y0) > FAR_BEYOND * height:
+        return _far_beyond_fraction(ids, object_id, quad)
     inside = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
     points = np.round((quad - [x0, y0]) * (1 << SUBPIXEL_BITS)).astype(np.int32)
     cv2.fillConvexPoly(inside, points, 1, lineType=cv2.LINE_8, shift=SUBPIXEL_BITS)
@@ -199,6 +201,25 @@ def visible_fraction(ids: np.ndarray, object_id: int, quad: np.ndarray) -> float
     frame_part = inside[fy0 - y0 : fy1 - y0, fx0 - x0 : fx1 - x0]
     seen = np.count_nonzero((ids[fy0:fy1, fx0:fx1] == object_id) & (frame_part == 1))
     return float(seen / total)
+
+
+# A quad reaching this many frame widths or heights beyond the frame (a card the camera sees
+# nearly edge-on, stretched towards its horizon) is not rasterised whole: one seed's card spanned
+# 160,000 × 260,000 px, 39 GB as a mask.
+FAR_BEYOND = 8
+
+
+def _far_beyond_fraction(ids: np.ndarray, object_id: int, quad: np.ndarray) -> float:
+    """:func:`visible_fraction` for a huge quad: its area measured, not counted, and only its
+    part inside the frame rasterised."""
+    x, y = np.asarray(quad, np.float64).T
+    area = 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)))
+    if area <= 0:
+        return 0.0
+    inside = np.zeros(ids.shape, dtype=np.uint8)
+    points = np.round(quad * (1 << SUBPIXEL_BITS)).astype(np.int32)
+    cv2.fillConvexPoly(inside, points, 1, lineType=cv2.LINE_8, shift=SUBPIXEL_BITS)
+    return float(np.count_nonzero((ids == object_id) & (inside == 1)) / area)
 
 
 def camera_matrix(camera: Camera, placement: np.ndarray) -> np.ndarray:
