@@ -70,3 +70,28 @@ def test_synth_resumes_an_interrupted_run(cli, tmp_path):
     assert digests(tmp_path / "run") == whole
     other = cli("synth", "--seed", "5", "--quiet", "--out", tmp_path / "run", "--resume")
     assert other.code == 2 and "another run" in other.err
+
+
+def test_synth_draws_the_cards_from_the_designs_asked_for(cli, tmp_path):
+    args = ["synth", "--count", "4", "--seed", "6", "--size", "480x360", "--deck", "standard"]
+    asked = ["--styles", "pale-serif,pale-dejavu", "--quiet"]
+    assert cli(*args, *asked, "--out", tmp_path / "pale").code == 0
+    run = json.loads((tmp_path / "pale" / "run.json").read_text())
+    assert run["styles"] == ["pale-serif", "pale-dejavu"]
+    for n in range(4):
+        labels = json.loads((tmp_path / "pale" / f"scene_{n:06d}.json").read_text())
+        assert set(labels["styles"]) <= {"pale-serif", "pale-dejavu"}
+        styles = {card["style"] for card in labels["cards"] if card.get("style")}
+        assert styles <= {"pale-serif", "pale-dejavu"}
+    # The rest of a scene is drawn as the run would draw it: another run keeps its table.
+    assert cli(*args, "--quiet", "--out", tmp_path / "plain").code == 0
+    plain = json.loads((tmp_path / "plain" / "scene_000000.json").read_text())
+    pale = json.loads((tmp_path / "pale" / "scene_000000.json").read_text())
+    assert plain["surface"] == pale["surface"] and plain["styles"] != pale["styles"]
+    wrong_deck = cli(*args[:-2], "--deck", "special", "--styles", "pale-serif", "--out", tmp_path)
+    assert wrong_deck.code != 0 and "--deck standard" in wrong_deck.err
+    held_out = cli(*args, "--styles", "gothic-jumbo", "--out", tmp_path / "x")
+    assert held_out.code != 0 and "held out" in held_out.err
+    added = cli(*args, "--split", "test", "--styles", "pale-serif", "--out", tmp_path / "y")
+    assert added.code != 0 and "added for training" in added.err
+    assert "not a card style" in cli(*args, "--styles", "nosuch", "--out", tmp_path / "z").err

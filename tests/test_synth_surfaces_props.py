@@ -124,7 +124,8 @@ def test_designs_added_for_training_never_lie_in_a_test_scene():
 
     def drawn(split: str) -> set[str]:
         rng = np.random.default_rng(6)
-        return {style.name for _ in range(600) for style in _pools(rng, split, "special")[1]}
+        decks = ("standard", "special")
+        return {s.name for _ in range(600) for deck in decks for s in _pools(rng, split, deck)[1]}
 
     added = {style.name for style in TRAINING_ONLY_STYLES}
     assert len(added) >= 5 and added <= drawn("train")

@@ -22,10 +22,17 @@ class RunSpec:
     deck: str = "both"
     size: tuple[int, int] | None = None
     layout: str = "training"
+    styles: tuple[str, ...] = ()
 
     def render(self, index: int) -> Scene:
         return render_scene(
-            self.seed, index, split=self.split, deck=self.deck, size=self.size, layout=self.layout
+            self.seed,
+            index,
+            split=self.split,
+            deck=self.deck,
+            size=self.size,
+            layout=self.layout,
+            styles=self.styles,
         )
 
 
@@ -60,6 +67,8 @@ def _run_description(spec: RunSpec, count: int) -> dict:
     }
     if spec.layout != "training":  # a training run's run.json stays as it was
         description["layout"] = spec.layout
+    if spec.styles:
+        description["styles"] = list(spec.styles)
     return description
 
 

@@ -30,6 +30,7 @@ from model.synth.faces import (
     render_back,
     render_face,
     render_nonplaying,
+    style_by_name,
 )
 from model.synth.labels import SCHEMA_ID, camera_label, card_label, object_label
 from model.synth.layout import (
@@ -101,7 +102,9 @@ def _later_light(rng: np.random.Generator, light: effects.Light) -> effects.Ligh
     )
 
 
-def _pools(rng: np.random.Generator, split: str, deck: str) -> tuple[str, list[CardStyle], Surface]:
+def _pools(
+    rng: np.random.Generator, split: str, deck: str, only: tuple[str, ...] = ()
+) -> tuple[str, list[CardStyle], Surface]:
     chosen = deck if deck != "both" else ("special" if rng.random() < 0.3 else "standard")
     held_out = split == "test" and rng.random() < HELD_OUT_SHARE
     wanted = "test" if held_out else "train"
@@ -120,7 +123,28 @@ def _pools(rng: np.random.Generator, split: str, deck: str) -> tuple[str, list[C
         for s in SURFACES
         if s.split == surfaces_wanted and (split == "train" or s not in TRAINING_ONLY)
     ]
-    return chosen, picked, surfaces[rng.integers(len(surfaces))]
+    surface = surfaces[rng.integers(len(surfaces))]
+    if only:  # the designs asked for, as many as would have been drawn
+        named = [s for s in ALL_STYLES if s.name in only]
+        picked = [
+            named[i] for i in rng.choice(len(named), size=min(count, len(named)), replace=False)
+        ]
+    return chosen, picked, surface
+
+
+def check_styles(names: tuple[str, ...], split: str, deck: str) -> None:
+    """Refuses designs a run of ``split`` and ``deck`` may not draw alone: unknown ones, designs
+    of another deck, held-out designs in a training run, training-only ones in a test run."""
+    for name in names:
+        style = style_by_name(name)
+        if style.deck != deck:
+            raise ValueError(
+                f"{name} is a design of the {style.deck} deck: use --deck {style.deck}"
+            )
+        if split == "train" and style.split == "test":
+            raise ValueError(f"{name} is held out for test scenes: a training run never draws it")
+        if split == "test" and style in TRAINING_ONLY_STYLES:
+            raise ValueError(f"{name} was added for training: a test run never draws it")
 
 
 # Textures per surface: training sees more of each surface's variety (colours, scales,
@@ -239,6 +263,7 @@ def render_scene(
     glyphs: bool = True,
     shot: int = 0,
     layout: str = "training",
+    styles: tuple[str, ...] = (),
 ) -> Scene:
     """Render scene ``index`` of the run seeded ``seed``. ``photographic=False`` leaves out
     light, blur, noise and JPEG (the labels are the same); ``glyphs=False`` draws every card
@@ -253,15 +278,19 @@ def render_scene(
     side's table at the end of a deal, 3–8 legal melds of distinct ranks and its red threes,
     seen whole from a stand above with every top-left index readable. ``"leftovers"``: 3–15
     cards of any rank spread out for counting, every index readable. Their labels name the
-    layout; scene ``index`` of one layout has nothing to do with the same index of another."""
+    layout; scene ``index`` of one layout has nothing to do with the same index of another.
+
+    ``styles`` (names of card designs, all of ``deck``) draws the cards from those designs alone,
+    for a run that teaches them: the rest of the scene is drawn as the run would draw it."""
     if split not in SPLITS or deck not in DECKS:
         raise ValueError(f"split must be one of {SPLITS} and deck one of {DECKS}")
     if layout not in LAYOUTS:
         raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
+    check_styles(styles, split, deck)
     if shot < 0:
         raise ValueError(f"shot must be 0 or more, not {shot}")
     rng = scene_rng(seed, index, split, deck, layout)
-    chosen_deck, styles, surface = _pools(rng, split, deck)
+    chosen_deck, styles, surface = _pools(rng, split, deck, styles)
     if layout == "training":
         camera = sample_camera(rng, size)
         light = effects.sample_light(rng, camera.width, camera.height, camera.px_per_mm)

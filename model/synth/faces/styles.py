@@ -162,6 +162,19 @@ _TRAINING_ONLY_TABLE = [
        rank_cap=44, colours="rainbow", word_corner="word", centre="ring", weight=1.05,
        backs=("rings", "logo")),
 ]  # fmt: skip
+# Every training design printed its index in a bold typeface with deep inks; real photos of a
+# common casino deck (thin serif ranks, hearts printed pale pink, clubs a bluish grey on bright
+# paper) were read "not an index" even lying alone, large and sharp: two designs in regular
+# serif weights with paler inks.
+_TRAINING_ONLY_TABLE += [
+    _s("pale-serif", "train", "Liberation Serif", glossy=0.7, suits="classic", stock=BRIGHT,
+       rank_cap=31, suit_h=18, gap=7, margin=(9, 11), radius=14, x_scale=0.88,
+       red=(226, 74, 98), black=(48, 54, 70), jokers=("jester", "star")),
+    _s("pale-dejavu", "train", "DejaVu Serif", glossy=0.5, width=224, suits="narrow",
+       rank_cap=28, suit_h=17, gap=6, margin=(8, 10), radius=12, border="line", border_inset=5,
+       red=(236, 96, 120), black=(62, 70, 92), palette="pastel",
+       jokers=("star", "text"), joker_index=("vertical", "star")),
+]  # fmt: skip
 _TABLE += _TRAINING_ONLY_TABLE
 TRAINING_ONLY_STYLES: tuple[CardStyle, ...] = tuple(s for s, _ in _TRAINING_ONLY_TABLE)
 
