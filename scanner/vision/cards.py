@@ -19,10 +19,11 @@ DUPLICATE_SHARE = 0.5  # another mark within half the index's size of a mark is 
 DUPLICATE_ANGLE = 30.0
 # … and a reading of the same code within this share of its height down it (half its width
 # along): a tall index (the joker's JOKER printed down the corner) the locator measures short
-# is marked twice along its length. Within half an index of a neighbour's, an index beneath
-# it in a fan would be hidden, so a fan of one rank keeps its cards. On 100 busy validation
-# scenes double counts 30 → 25, scenes exact 43 → 47 % (0.6 or 0.8: 46 %; 1.0: 26 cards of
-# fans lost); one-side validation tables right 400 → 402 of 480, silent errors unchanged.
+# is marked twice along its length. A card's index beneath another's in a fan shows only when
+# it lies about its own height or more from it, so a fan of one rank keeps its cards. On 100
+# busy validation scenes double counts 30 → 25, scenes exact 43 → 47 % (0.6 or 0.8: 46 %;
+# 1.0: 26 cards of fans lost); one-side validation tables right 400 → 402 of 480, silent
+# errors unchanged.
 SAME_CODE_DOWN = 0.7
 # Two indices of one card predict centres within PAIR_DISTANCE of its short side. 1.0, not
 # 0.8: on validation scenes double counts 36 → 30 (busy), 6 → 4 (leftovers), one-side tables
