@@ -290,15 +290,15 @@ def render_scene(
     if shot < 0:
         raise ValueError(f"shot must be 0 or more, not {shot}")
     rng = scene_rng(seed, index, split, deck, layout)
-    chosen_deck, styles, surface = _pools(rng, split, deck, styles)
+    chosen_deck, designs, surface = _pools(rng, split, deck, styles)
     if layout == "training":
         camera = sample_camera(rng, size)
         light = effects.sample_light(rng, camera.width, camera.height, camera.px_per_mm)
         area = camera.visible_table(margin_px=0.12 * max(camera.width, camera.height))
-        table = plan_table(rng, area, styles, chosen_deck, _in_view(camera))
-        plan_clutter(rng, table, area, _frame_edges(camera), styles, PROP_KINDS)
+        table = plan_table(rng, area, designs, chosen_deck, _in_view(camera))
+        plan_clutter(rng, table, area, _frame_edges(camera), designs, PROP_KINDS)
     else:
-        table, camera, light = _plan_tidy(rng, layout, chosen_deck, styles, size)
+        table, camera, light = _plan_tidy(rng, layout, chosen_deck, designs, size)
     canvas = Canvas(_table(rng, surface, camera, TRAIN_LOOKS if split == "train" else TEST_LOOKS))
     painter = _Painter(rng, canvas, camera, light if photographic else None, glyphs)
     drawn = [painter.object(spot) for spot in table.objects_below]
@@ -315,7 +315,7 @@ def render_scene(
         "width": camera.width,
         "height": camera.height,
         "deck": chosen_deck,
-        "styles": [style.name for style in styles],
+        "styles": [style.name for style in designs],
         "surface": surface.name,
         "camera": camera_label(camera),
         "cards": cards,
