@@ -67,6 +67,17 @@ def crop_extent(index_h: float, index_w: float, fits_width: int = CROP_FITS_WIDT
 PEAK_THRESHOLD = 0.3  # heat above which a local maximum is an index candidate
 MIN_CONFIDENCE = 0.5  # classifier probability below which a reading is "check", not a card
 
+# -- the scale a frame is read at (``scanner/vision/scale.py``) ----------------------------------
+# The locator learnt indices as the training frames show them and finds the smallest of them
+# (a camera high above a wide table) far less often: a frame whose clear marks measure, at the
+# median, less than SCALE_UP_BELOW px across (an index's short side) is read again scaled up so
+# they measure SCALE_UP_TO px, by at most SCALE_UP_MOST and to at most SCALE_UP_PIXELS pixels.
+# SCALE_UP_BELOW = 0 reads every frame as it comes.
+SCALE_UP_BELOW = 9.0
+SCALE_UP_TO = 10.0
+SCALE_UP_MOST = 2.0
+SCALE_UP_PIXELS = 4_000_000
+
 # -- the verifier (a third, optional model: ``verifier.onnx``) ------------------------------------
 # Input "context": float32 [N, 3, VERIFY_SIDE, VERIFY_SIDE], normalised as above: a square crop
 # turned like the index, VERIFY_SCALE index extents (``crop_extent``) wide, its middle

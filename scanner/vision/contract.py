@@ -45,6 +45,10 @@ class Contract:
     crop_fits_width: int
     peak_threshold: float
     min_confidence: float
+    scale_up_below: float
+    scale_up_to: float
+    scale_up_most: float
+    scale_up_pixels: int
     verify_side: int
     verify_scale: float
     verify_shift: float
@@ -107,6 +111,12 @@ class Contract:
             problems.append("crop size, CROP_SCALE and STD must be positive")
         if self.verify_side < 1 or self.verify_scale <= 0:
             problems.append("VERIFY_SIDE and VERIFY_SCALE must be positive")
+        if self.scale_up_below > 0 and not (
+            self.scale_up_to > 0 and self.scale_up_most >= 1 and self.scale_up_pixels > 0
+        ):
+            problems.append(
+                "SCALE_UP_TO and SCALE_UP_PIXELS must be positive and SCALE_UP_MOST at least 1"
+            )
         if problems:
             raise RecogniserError(f"{source}: " + "; ".join(problems))
 

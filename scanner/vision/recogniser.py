@@ -23,6 +23,7 @@ from scanner.vision.preprocess import (
     locator_input,
     normalise,
 )
+from scanner.vision.scale import scaled_back, scaled_frame, working_scale
 from scanner.vision.turns import TURN_CHOICES, mean_heads
 from scanner.vision.verifier import settle_lone_doubts
 
@@ -46,17 +47,20 @@ WARM_UP_SIZE = (1280, 960)
 @dataclass(frozen=True)
 class Reading:
     """What one frame showed: the physical cards, milliseconds spent per stage (``locate``,
-    ``decode``, ``classify``, ``verify``, ``total``), and the deck the cards were read as (None
-    when nothing was read surely and no deck was expected)."""
+    ``decode``, ``classify``, ``verify``, ``total``), the deck the cards were read as (None
+    when nothing was read surely and no deck was expected), and the factor the frame was
+    scaled by to be read (``scale.py``; the cards are in the frame's own pixels)."""
 
     cards: tuple[CardReading, ...]
     timing_ms: dict[str, float]
     deck: str | None = None
+    scale: float = 1.0
 
     def as_json(self) -> dict:
         return {
             "cards": [card.as_json() for card in self.cards],
             "deck": self.deck,
+            "scale": round(self.scale, 3),
             "timing_ms": {stage: round(ms, 1) for stage, ms in self.timing_ms.items()},
         }
 
@@ -131,9 +135,11 @@ class Recogniser:
         turns: int = 4,
         verifier=None,
         look_closer: bool = True,
+        rescale: bool = True,
     ) -> None:
         self._turns = _quarter_turns(turns)
         self._look_closer = look_closer
+        self._rescale = rescale
         self._locator = locator
         self._classifier = classifier
         self._verifier = verifier
@@ -151,13 +157,15 @@ class Recogniser:
         threads: int = 1,
         turns: int = 4,
         look_closer: bool = True,
+        rescale: bool = True,
     ) -> Recogniser:
         """The models from ``model_dir`` (default: the ``model`` package), on ``threads``
         threads each, warmed up on a blank frame: the locator, the classifier and, where the
         folder holds one, the verifier (``verifier.py``). The locator reads each frame
         ``turns`` ways (1, 2 or 4 quarter turns, see ``turns.py``): 4 finds the most cards, 1
         takes about half the time. ``look_closer``: small marks read "not an index" are
-        located again scaled up (``closer.py``). Raises :class:`RecogniserError` when a file
+        located again scaled up (``closer.py``). ``rescale``: a frame of small indices is read
+        scaled up (``scale.py``). Raises :class:`RecogniserError` when a file
         is missing or does not follow the contract."""
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         if threads < 1:
@@ -175,7 +183,9 @@ class Recogniser:
         if verifier_path.exists():
             verifier = open_session(verifier_path, threads)
             names["context"], names["logit"] = _names(verifier, "context", "logit", verifier_path)
-        recogniser = cls(locator, classifier, contract, names, turns, verifier, look_closer)
+        recogniser = cls(
+            locator, classifier, contract, names, turns, verifier, look_closer, rescale
+        )
         recogniser.warm_up()
         return recogniser
 
@@ -212,14 +222,20 @@ class Recogniser:
         check_deck(deck)
         check_frame(frame)
         started = time.perf_counter()
-        heads = self._locate(frame)
+        candidates = self._marks(frame)
+        factor = 1.0
+        if self._rescale:
+            sizes = [
+                min(c.index_h, c.index_w)
+                for c in candidates
+                if c.score > self.contract.peak_threshold
+            ]
+            height, width = frame.shape[:2]
+            factor = working_scale(sizes, (width, height), self.contract)
+        if factor != 1.0:
+            frame = scaled_frame(frame, factor)
+            candidates = self._marks(frame)
         located = time.perf_counter()
-        height, width = frame.shape[:2]
-        floor = min(FAINT_HEAT, self.contract.peak_threshold)
-        candidates = suppress_duplicates(
-            decode_heads(heads, (width, height), self.contract, threshold=floor)
-        )
-        decoded = time.perf_counter()
         readings, deck = self._read_indices(frame, candidates, deck)
         classified = time.perf_counter()
         readings = self._verify(frame, readings)
@@ -229,18 +245,32 @@ class Recogniser:
             not_an_index=self.contract.not_an_index,
             min_confidence=self.contract.min_confidence,
         )
+        cards = scaled_back(cards, factor)
         done = time.perf_counter()
         timing = {
             "locate": (located - started) * 1000,
-            "classify": (classified - decoded) * 1000,
+            "classify": (classified - located) * 1000,
             "verify": (verified - classified) * 1000,
-            "decode": (decoded - located + done - verified) * 1000,
+            "decode": (done - verified) * 1000,
             "total": (done - started) * 1000,
         }
         log.debug(
-            "read %d cards from %d indices in %.0f ms", len(cards), len(candidates), timing["total"]
+            "read %d cards from %d indices in %.0f ms (scaled %.2f)",
+            len(cards),
+            len(candidates),
+            timing["total"],
+            factor,
         )
-        return Reading(cards, timing, deck)
+        return Reading(cards, timing, deck, factor)
+
+    def _marks(self, frame: np.ndarray) -> tuple[IndexCandidate, ...]:
+        """The locator's marks in ``frame``, down to the faint ones, one per index."""
+        height, width = frame.shape[:2]
+        floor = min(FAINT_HEAT, self.contract.peak_threshold)
+        heads = self._locate(frame)
+        return suppress_duplicates(
+            decode_heads(heads, (width, height), self.contract, threshold=floor)
+        )
 
     def _locate(self, frame: np.ndarray) -> np.ndarray:
         return mean_heads(

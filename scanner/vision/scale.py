@@ -1,0 +1,66 @@
+"""The scale a frame is read at.
+
+The locator learnt indices at the sizes the training frames show them, and it finds indices
+5–8 px across (a camera held high above a wide table) far less often than larger ones, and
+measures them worse. Scaled up, such a frame adds no detail, but its indices come to the sizes
+the locator reads best: on busy validation frames whose indices measure below 8 px at the
+median, 89.5 % of the cards were found as they came and 92.6 % scaled up so that the median
+was 10 px. A frame whose indices are larger is read as it comes (scaled down, frames of large
+indices lost cards lying alone). What is read in a scaled frame is scaled back to the frame's
+own pixels."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from scanner.vision.cards import CardReading
+from scanner.vision.contract import Contract
+
+MIN_MARKS = 3  # fewer clear marks than this say too little about the frame's index size
+
+
+def working_scale(sizes: Sequence[float], frame_size: tuple[int, int], contract: Contract) -> float:
+    """The factor to scale a frame by before reading it: 1.0 unless the median of ``sizes``
+    (the short sides, in frame px, of its clear marks) lies below the contract's
+    ``scale_up_below``; then the factor that brings it to ``scale_up_to``, at most
+    ``scale_up_most`` and so that the frame (``frame_size``: width, height) stays within
+    ``scale_up_pixels``."""
+    if contract.scale_up_below <= 0 or len(sizes) < MIN_MARKS:
+        return 1.0
+    median = float(np.median(np.asarray(sizes, np.float64)))
+    if median >= contract.scale_up_below:
+        return 1.0
+    width, height = frame_size
+    room = math.sqrt(contract.scale_up_pixels / max(1, width * height))
+    factor = min(contract.scale_up_to / max(median, 1e-6), contract.scale_up_most, room)
+    return factor if factor > 1.0 else 1.0
+
+
+def scaled_frame(frame: np.ndarray, factor: float) -> np.ndarray:
+    """``frame`` scaled by ``factor`` (bilinear: a sharper filter rings around small print).
+    Given as factors, not a size, OpenCV maps every pixel by exactly ``factor``."""
+    return cv2.resize(frame, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
+
+
+def _back(value: float, factor: float) -> float:
+    # OpenCV's resize maps pixel centres: x = (u + 0.5) * factor - 0.5
+    return (value + 0.5) / factor - 0.5
+
+
+def scaled_back(cards: Sequence[CardReading], factor: float) -> tuple[CardReading, ...]:
+    """Cards read in a frame scaled by ``factor``, in the unscaled frame's pixels."""
+    if factor == 1.0:
+        return tuple(cards)
+    return tuple(
+        replace(
+            card,
+            index_box=tuple(_back(value, factor) for value in card.index_box),
+            polygon=tuple((_back(x, factor), _back(y, factor)) for x, y in card.polygon),
+        )
+        for card in cards
+    )

@@ -1,0 +1,66 @@
+"""The scale a frame is read at (``scanner/vision/scale.py``): pure numpy and OpenCV."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from scanner.vision.cards import CardReading
+from scanner.vision.contract import Contract
+from scanner.vision.errors import RecogniserError
+from scanner.vision.scale import MIN_MARKS, scaled_back, scaled_frame, working_scale
+
+C = Contract.from_spec()
+FRAME = (1280, 960)
+
+
+def test_a_frame_of_indices_the_locator_reads_well_is_read_as_it_comes():
+    assert working_scale([C.scale_up_below] * 10, FRAME, C) == 1.0
+    assert working_scale([30.0] * 10, FRAME, C) == 1.0  # large ones are never scaled down
+
+
+def test_a_frame_of_small_indices_is_scaled_so_they_measure_what_the_contract_asks():
+    sizes = [5.0, 6.0, 6.5, 7.0, 40.0]  # the median, not the mean: a few large marks do not count
+    assert working_scale(sizes, FRAME, C) == pytest.approx(C.scale_up_to / 6.5)
+
+
+def test_the_scale_is_held_to_the_contracts_most_and_to_its_pixels():
+    tiny = [C.scale_up_to / (2 * C.scale_up_most)] * 5
+    assert working_scale(tiny, (640, 480), C) == C.scale_up_most
+    wide = (2304, 1296)  # 3 MP: only up to the contract's pixels
+    factor = working_scale([6.0] * 5, wide, C)
+    assert factor * factor * wide[0] * wide[1] == pytest.approx(C.scale_up_pixels)
+    assert working_scale([6.0] * 5, (4000, 3000), C) == 1.0  # already above them: as it comes
+
+
+def test_too_few_marks_or_a_contract_without_scaling_read_the_frame_as_it_comes():
+    assert working_scale([5.0] * (MIN_MARKS - 1), FRAME, C) == 1.0
+    assert working_scale([5.0] * 10, FRAME, replace(C, scale_up_below=0.0)) == 1.0
+
+
+def test_a_contract_with_a_scale_that_shrinks_is_refused():
+    with pytest.raises(RecogniserError, match="SCALE_UP_MOST"):
+        Contract.from_mapping({"SCALE_UP_MOST": 0.5})
+    assert Contract.from_mapping({"SCALE_UP_BELOW": 0, "SCALE_UP_MOST": 0.5}).scale_up_below == 0
+
+
+@pytest.mark.parametrize("factor", [1.37, 2.0])
+def test_what_is_read_in_a_scaled_frame_lies_back_where_it_is_in_the_frame(factor):
+    frame = np.zeros((120, 160, 3), np.uint8)
+    frame[40:47, 100:105] = 255  # a bright mark centred on (102, 43)
+    big = scaled_frame(frame, factor)
+    assert big.shape[:2] == (round(120 * factor), round(160 * factor))
+    ys, xs = np.nonzero(big[..., 0].astype(float) > 127)
+    weights = big[ys, xs, 0].astype(float)
+    x, y = np.average(xs, weights=weights), np.average(ys, weights=weights)
+    card = CardReading("KR", 0.9, (x - 3, y - 4, x + 3, y + 4), ((x, y),) * 4, 0.0, False)
+    (back,) = scaled_back([card], factor)
+    assert back.polygon[0] == pytest.approx((102.0, 43.0), abs=0.1)
+    x0, y0, x1, y1 = back.index_box
+    assert ((x0 + x1) / 2, (y0 + y1) / 2) == pytest.approx((102.0, 43.0), abs=0.1)
+    assert x1 - x0 == pytest.approx(6 / factor) and back.code == "KR"
+
+
+def test_cards_of_a_frame_read_as_it_came_are_given_back_unchanged():
+    card = CardReading("5B", 0.8, (1, 2, 3, 4), ((0, 0), (1, 0), (1, 1), (0, 1)), 10.0, True)
+    assert scaled_back([card], 1.0) == (card,)
