@@ -3,6 +3,7 @@ or a changed pipeline losing what they read today. The scenes (seed 777, test sp
 designs allowed) were picked among those read exactly; accuracy itself is `handfoot eval`'s."""
 
 import json
+import math
 from collections import Counter
 from pathlib import Path
 
@@ -88,3 +89,31 @@ def test_a_closer_reading_too_unsure_to_count_alone_is_not_taken(monkeypatch):
     monkeypatch.setattr(unsure, "_read", less_sure)
     plain = Recogniser.load(look_closer=False, rescale=False).read(frame).cards
     assert {card.index_box for card in unsure.read(frame).cards} == {c.index_box for c in plain}
+
+
+def test_a_frame_of_small_indices_is_read_scaled_up(recogniser):
+    """A crop of a busy validation scene (``handfoot synth --count 100 --seed 7777 --split
+    test``, scene 65, 320×240 px from (0, 480)): twelve cards whose indices measure 5–7 px
+    across. As it comes, three of them ask for a check and a 9 is read as a joker; scaled up
+    (``scale.py``) so its indices measure 10 px, every card is read."""
+    frame = read_image(FIXTURES / "scale" / "busy-7777-65.png")
+    truth = ["2B", *["9B"] * 5, *["9R"] * 3, "JB", "JB", "JR"]
+    scaled = recogniser.read(frame)
+    assert scaled.scale > 1.5
+    assert sorted(card.code for card in scaled.cards) == truth
+    assert not any(card.check for card in scaled.cards)
+    plain = Recogniser.load(rescale=False).read(frame)
+    assert plain.scale == 1.0
+    assert sorted(c.code for c in plain.cards) != truth or any(c.check for c in plain.cards)
+    # what is read scaled lies where the frame as it comes shows it
+
+    def centre(card):
+        x0, y0, x1, y1 = card.index_box
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+    same = 0
+    for card in scaled.cards:
+        x, y = centre(card)
+        near = [math.dist((x, y), centre(c)) for c in plain.cards if c.code == card.code]
+        same += bool(near) and min(near) < 2.0
+    assert same >= 8
