@@ -115,5 +115,5 @@ def test_a_frame_of_small_indices_is_read_scaled_up(recogniser):
     for card in scaled.cards:
         x, y = centre(card)
         near = [math.dist((x, y), centre(c)) for c in plain.cards if c.code == card.code]
-        same += bool(near) and min(near) < 2.0
+        same += bool(near) and min(near) < 2.5
     assert same >= 8

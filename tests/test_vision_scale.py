@@ -8,34 +8,36 @@ import pytest
 from scanner.vision.cards import CardReading
 from scanner.vision.contract import Contract
 from scanner.vision.errors import RecogniserError
-from scanner.vision.scale import MIN_MARKS, scaled_back, scaled_frame, working_scale
+from scanner.vision.scale import MIN_CARDS, scaled_back, scaled_frame, working_scale
 
 C = Contract.from_spec()
 FRAME = (1280, 960)
 
 
 def test_a_frame_of_indices_the_locator_reads_well_is_read_as_it_comes():
-    assert working_scale([C.scale_up_below] * 10, FRAME, C) == 1.0
-    assert working_scale([30.0] * 10, FRAME, C) == 1.0  # large ones are never scaled down
+    assert working_scale([C.scale_up_below] * MIN_CARDS, FRAME, C) == 1.0
+    assert working_scale([30.0] * MIN_CARDS, FRAME, C) == 1.0  # large ones are never scaled down
 
 
 def test_a_frame_of_small_indices_is_scaled_so_they_measure_what_the_contract_asks():
-    sizes = [5.0, 6.0, 6.5, 7.0, 40.0]  # the median, not the mean: a few large marks do not count
+    sizes = [5.0, 6.0, 6.0, 6.5, 6.5, 7.0, 7.0, 40.0, 40.0]  # the median: a few large ones aside
     assert working_scale(sizes, FRAME, C) == pytest.approx(C.scale_up_to / 6.5)
 
 
 def test_the_scale_is_held_to_the_contracts_most_and_to_its_pixels():
-    tiny = [C.scale_up_to / (2 * C.scale_up_most)] * 5
+    tiny = [C.scale_up_to / (2 * C.scale_up_most)] * MIN_CARDS
     assert working_scale(tiny, (640, 480), C) == C.scale_up_most
     wide = (2304, 1296)  # 3 MP: only up to the contract's pixels
-    factor = working_scale([6.0] * 5, wide, C)
+    factor = working_scale([6.0] * MIN_CARDS, wide, C)
     assert factor * factor * wide[0] * wide[1] == pytest.approx(C.scale_up_pixels)
-    assert working_scale([6.0] * 5, (4000, 3000), C) == 1.0  # already above them: as it comes
+    assert (
+        working_scale([6.0] * MIN_CARDS, (4000, 3000), C) == 1.0
+    )  # already above them: as it comes
 
 
-def test_too_few_marks_or_a_contract_without_scaling_read_the_frame_as_it_comes():
-    assert working_scale([5.0] * (MIN_MARKS - 1), FRAME, C) == 1.0
-    assert working_scale([5.0] * 10, FRAME, replace(C, scale_up_below=0.0)) == 1.0
+def test_too_few_cards_or_a_contract_without_scaling_read_the_frame_as_it_comes():
+    assert working_scale([5.0] * (MIN_CARDS - 1), FRAME, C) == 1.0
+    assert working_scale([5.0] * MIN_CARDS, FRAME, replace(C, scale_up_below=0.0)) == 1.0
 
 
 def test_a_contract_with_a_scale_that_shrinks_is_refused():

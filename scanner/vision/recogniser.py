@@ -227,21 +227,16 @@ class Recogniser:
         check_deck(deck)
         check_frame(frame)
         started = time.perf_counter()
+        expected = deck
         candidates = self._marks(frame)
-        factor = 1.0
-        if self._rescale:
-            sizes = [
-                min(c.index_h, c.index_w)
-                for c in candidates
-                if c.score > self.contract.peak_threshold
-            ]
-            height, width = frame.shape[:2]
-            factor = working_scale(sizes, (width, height), self.contract)
+        located = time.perf_counter()
+        readings, deck = self._read_indices(frame, candidates, expected)
+        factor = self._scale_for(frame, readings) if self._rescale else 1.0
         if factor != 1.0:
             frame = scaled_frame(frame, factor)
             candidates = self._marks(frame)
-        located = time.perf_counter()
-        readings, deck = self._read_indices(frame, candidates, deck)
+            located = time.perf_counter()
+            readings, deck = self._read_indices(frame, candidates, expected)
         classified = time.perf_counter()
         readings = self._verify(frame, readings)
         verified = time.perf_counter()
@@ -267,6 +262,19 @@ class Recogniser:
             factor,
         )
         return Reading(cards, timing, deck, factor)
+
+    def _scale_for(self, frame: np.ndarray, readings: Sequence[IndexReading]) -> float:
+        """The factor to read ``frame`` at (``scale.py``), from the sizes of the indices read
+        in it as cards (at least MIN_CONFIDENCE sure): of the locator's marks on a photo of a
+        few cards, many are patterns smaller than any index."""
+        sure = self.contract.min_confidence
+        sizes = [
+            min(r.index.index_h, r.index.index_w)
+            for r in readings
+            if r.code != self.contract.not_an_index and r.confidence >= sure
+        ]
+        height, width = frame.shape[:2]
+        return working_scale(sizes, (width, height), self.contract)
 
     def _marks(self, frame: np.ndarray) -> tuple[IndexCandidate, ...]:
         """The locator's marks in ``frame``, down to the faint ones, one per index."""

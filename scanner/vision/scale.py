@@ -21,16 +21,18 @@ import numpy as np
 from scanner.vision.cards import CardReading
 from scanner.vision.contract import Contract
 
-MIN_MARKS = 3  # fewer clear marks than this say too little about the frame's index size
+# a frame with fewer cards read is read as it comes: a photo of a few cards is no wide table,
+# and scaled by so few readings, the real low-resolution photos read worse
+MIN_CARDS = 8
 
 
 def working_scale(sizes: Sequence[float], frame_size: tuple[int, int], contract: Contract) -> float:
     """The factor to scale a frame by before reading it: 1.0 unless the median of ``sizes``
-    (the short sides, in frame px, of its clear marks) lies below the contract's
+    (the short sides, in frame px, of the indices read in it as cards) lies below the contract's
     ``scale_up_below``; then the factor that brings it to ``scale_up_to``, at most
     ``scale_up_most`` and so that the frame (``frame_size``: width, height) stays within
     ``scale_up_pixels``."""
-    if contract.scale_up_below <= 0 or len(sizes) < MIN_MARKS:
+    if contract.scale_up_below <= 0 or len(sizes) < MIN_CARDS:
         return 1.0
     median = float(np.median(np.asarray(sizes, np.float64)))
     if median >= contract.scale_up_below:
