@@ -1,5 +1,6 @@
 """The scale a frame is read at (``scanner/vision/scale.py``): pure numpy and OpenCV."""
 
+import json
 from dataclasses import replace
 
 import numpy as np
@@ -8,6 +9,7 @@ import pytest
 from scanner.vision.cards import CardReading
 from scanner.vision.contract import Contract
 from scanner.vision.errors import RecogniserError
+from scanner.vision.recogniser import default_model_dir
 from scanner.vision.scale import MIN_CARDS, scaled_back, scaled_frame, working_scale
 
 C = Contract.from_spec()
@@ -66,3 +68,16 @@ def test_what_is_read_in_a_scaled_frame_lies_back_where_it_is_in_the_frame(facto
 def test_cards_of_a_frame_read_as_it_came_are_given_back_unchanged():
     card = CardReading("5B", 0.8, (1, 2, 3, 4), ((0, 0), (1, 0), (1, 1), (0, 1)), 10.0, True)
     assert scaled_back([card], 1.0) == (card,)
+
+
+@pytest.mark.skipif(
+    not (default_model_dir() / "locator.onnx").exists(), reason="the models are not trained"
+)
+def test_the_scan_bench_says_how_many_frames_were_read_scaled(cli):
+    """Busy 960×720 frames of 40 cards and more: their indices are small, so read scaled up."""
+    result = cli("bench", "scan", "--count", "2", "--size", "960x720", "--json")
+    figures = json.loads(result.out)
+    assert result.code == 0 and figures["frames"] == 2
+    assert 1 <= figures["frames_scaled"] <= 2 and figures["median_ms"] > 0
+    plain = cli("bench", "scan", "--count", "2", "--size", "960x720")
+    assert f"{figures['frames_scaled']} read scaled up" in plain.out
