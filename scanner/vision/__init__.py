@@ -2,9 +2,10 @@
 
 ``Recogniser.load()`` builds the ONNX sessions once (the locator, the classifier and, where the
 model folder holds one, the verifier); ``Recogniser.read(frame)`` gives a :class:`Reading`. Pre-
-and post-processing are pure functions in ``preprocess``, ``turns`` (the frame read four ways, a
-quarter turn apart), ``decode``, ``closer`` (small marks read "not an index" located again
-scaled up), ``verifier`` and ``cards``, tested without any model.
+and post-processing are pure functions in ``preprocess``, ``scale`` (a frame of small indices
+read scaled up), ``strips`` (a large frame located a strip at a time), ``turns`` (the frame read
+four ways, a quarter turn apart), ``decode``, ``closer`` (small marks read "not an index"
+located again scaled up), ``verifier`` and ``cards``, tested without any model.
 """
 
 from scanner.vision.cards import CardReading
