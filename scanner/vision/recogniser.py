@@ -231,13 +231,17 @@ class Recogniser:
         candidates = self._marks(frame)
         located = time.perf_counter()
         readings, deck = self._read_indices(frame, candidates, expected)
+        classified = time.perf_counter()
+        locate_s, classify_s = located - started, classified - located
         factor = self._scale_for(frame, readings) if self._rescale else 1.0
-        if factor != 1.0:
+        if factor != 1.0:  # read again from the start, and both readings' time counted
             frame = scaled_frame(frame, factor)
             candidates = self._marks(frame)
             located = time.perf_counter()
             readings, deck = self._read_indices(frame, candidates, expected)
-        classified = time.perf_counter()
+            locate_s += located - classified
+            classified = time.perf_counter()
+            classify_s += classified - located
         readings = self._verify(frame, readings)
         verified = time.perf_counter()
         cards = merge_cards(
@@ -248,8 +252,8 @@ class Recogniser:
         cards = scaled_back(cards, factor)
         done = time.perf_counter()
         timing = {
-            "locate": (located - started) * 1000,
-            "classify": (classified - located) * 1000,
+            "locate": locate_s * 1000,
+            "classify": classify_s * 1000,
             "verify": (verified - classified) * 1000,
             "decode": (done - verified) * 1000,
             "total": (done - started) * 1000,

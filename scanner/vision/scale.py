@@ -4,7 +4,7 @@ The locator learnt indices at the sizes the training frames show them, and it fi
 5–8 px across (a camera held high above a wide table) far less often than larger ones, and
 measures them worse. Scaled up, such a frame adds no detail, but its indices come to the sizes
 the locator reads best: on busy validation frames whose indices measure below 8 px at the
-median, 89.5 % of the cards were found as they came and 92.6 % scaled up so that the median
+median, 89.5 % of the cards were found as they came and 92.2 % scaled up so that the median
 was 10 px. A frame whose indices are larger is read as it comes (scaled down, frames of large
 indices lost cards lying alone). What is read in a scaled frame is scaled back to the frame's
 own pixels."""
