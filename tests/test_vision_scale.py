@@ -2,6 +2,7 @@
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -81,3 +82,18 @@ def test_the_scan_bench_says_how_many_frames_were_read_scaled(cli):
     assert 1 <= figures["frames_scaled"] <= 2 and figures["median_ms"] > 0
     plain = cli("bench", "scan", "--count", "2", "--size", "960x720")
     assert f"{figures['frames_scaled']} read scaled up" in plain.out
+
+
+@pytest.mark.skipif(
+    not (default_model_dir() / "locator.onnx").exists(), reason="the models are not trained"
+)
+def test_the_scan_json_says_the_scale_each_frame_was_read_at(cli):
+    fixtures = Path(__file__).resolve().parent / "fixtures" / "vision"
+    small = cli("scan", fixtures / "scale" / "busy-7777-65.png", "--json")
+    line = json.loads(small.out)
+    assert small.code == 0 and len(line["scales"]) == 1 and line["scales"][0] > 1.5
+    for card in line["cards"]:  # in the photo's own pixels
+        x0, y0, x1, y1 = card["index_box"]
+        assert 0 <= (x0 + x1) / 2 < 320 and 0 <= (y0 + y1) / 2 < 240
+    plain = cli("scan", fixtures / "scene-777-100.jpg", "--json")
+    assert json.loads(plain.out)["scales"] == [1.0]

@@ -86,6 +86,8 @@ class Scan:
             "cards": cards,
             "frames": len(self.frames),
             "frames_read": sum(r is not None for r in self.readings),
+            # each frame read, the factor it was scaled by to be read (scanner/vision/scale.py)
+            "scales": [round(r.scale, 3) for r in self.readings if r is not None],
             "deck": self.deck,
             "quality": None
             if self.quality is None
