@@ -230,21 +230,18 @@ class Recogniser:
         expected = deck
         candidates = self._marks(frame)
         located = time.perf_counter()
-        readings, deck = self._read_clear(frame, candidates, expected)
+        readings, deck = self._read_indices(frame, candidates, expected)
+        classified = time.perf_counter()
+        locate_s, classify_s = located - started, classified - located
         factor = self._scale_for(frame, readings) if self._rescale else 1.0
-        spent = {"locate": located - started, "classify": time.perf_counter() - located}
-        if factor != 1.0:  # read again from the start, both readings' time counted
-            start = time.perf_counter()
+        if factor != 1.0:  # read again from the start, and both readings' time counted
             frame = scaled_frame(frame, factor)
             candidates = self._marks(frame)
             located = time.perf_counter()
-            readings, deck = self._read_clear(frame, candidates, expected)
-            spent["locate"] += located - start
-            spent["classify"] += time.perf_counter() - located
-        start = time.perf_counter()
-        readings = self._look_again(frame, candidates, readings, deck)
-        classified = time.perf_counter()
-        spent["classify"] += classified - start
+            readings, deck = self._read_indices(frame, candidates, expected)
+            locate_s += located - classified
+            classified = time.perf_counter()
+            classify_s += classified - located
         readings = self._verify(frame, readings)
         verified = time.perf_counter()
         cards = merge_cards(
@@ -255,8 +252,8 @@ class Recogniser:
         cards = scaled_back(cards, factor)
         done = time.perf_counter()
         timing = {
-            "locate": spent["locate"] * 1000,
-            "classify": spent["classify"] * 1000,
+            "locate": locate_s * 1000,
+            "classify": classify_s * 1000,
             "verify": (verified - classified) * 1000,
             "decode": (done - verified) * 1000,
             "total": (done - started) * 1000,
@@ -354,34 +351,24 @@ class Recogniser:
             self.contract.verify_ask_from,
         )
 
-    def _read_clear(
+    def _read_indices(
         self, frame: np.ndarray, candidates: tuple[IndexCandidate, ...], expected: str | None
     ) -> tuple[list[IndexReading], str | None]:
-        """Each clear candidate read once, held to the deck most of them read (``expected``
-        weighing as three sure readings), and that deck."""
+        """Each candidate read, held to the deck most of the clear marks read (``expected``
+        weighing as three sure readings), and that deck. Faint marks (see FAINT_HEAT) are
+        kept only where a card is read surely."""
         threshold = self.contract.peak_threshold
         clear = [candidate for candidate in candidates if candidate.score > threshold]
+        faint = [candidate for candidate in candidates if candidate.score <= threshold]
         probabilities = self._probabilities(frame, clear)
         deck = infer_deck(probabilities, self.contract.classes, expected)
         codes, confidence = self._pick(probabilities, deck)
         readings = [
             IndexReading(candidate, codes[n], confidence[n]) for n, candidate in enumerate(clear)
         ]
-        return readings, deck
-
-    def _look_again(
-        self,
-        frame: np.ndarray,
-        candidates: tuple[IndexCandidate, ...],
-        readings: list[IndexReading],
-        deck: str | None,
-    ) -> list[IndexReading]:
-        """``readings`` of the clear candidates, the doubtful ones read again turned and
-        closer, and the faint candidates (see FAINT_HEAT) kept where a card is read surely."""
         readings = self._read_again(frame, readings, deck)
         if self._look_closer:
             readings = self._closer(frame, readings, deck)
-        faint = [c for c in candidates if c.score <= self.contract.peak_threshold]
         if faint:  # read once: turning every faint mark would cost more than it finds
             codes, confidence = self._read(frame, faint, deck)
             readings += [
@@ -389,7 +376,7 @@ class Recogniser:
                 for n, candidate in enumerate(faint)
                 if codes[n] != self.contract.not_an_index and confidence[n] >= FAINT_SURE
             ]
-        return readings
+        return readings, deck
 
     def _closer(
         self, frame: np.ndarray, readings: list[IndexReading], deck: str | None
