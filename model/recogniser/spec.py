@@ -69,9 +69,10 @@ MIN_CONFIDENCE = 0.5  # classifier probability below which a reading is "check",
 
 # -- the scale a frame is read at (``scanner/vision/scale.py``) ----------------------------------
 # The locator learnt indices as the training frames show them and finds the smallest of them
-# (a camera high above a wide table) far less often: a frame whose clear marks measure, at the
-# median, less than SCALE_UP_BELOW px across (an index's short side) is read again scaled up so
-# they measure SCALE_UP_TO px, by at most SCALE_UP_MOST and to at most SCALE_UP_PIXELS pixels.
+# (a camera high above a wide table) far less often: a frame whose indices read as cards
+# measure, at the median, less than SCALE_UP_BELOW px across (an index's short side) is read
+# again scaled up so they measure SCALE_UP_TO px, by at most SCALE_UP_MOST and to at most
+# SCALE_UP_PIXELS pixels.
 # SCALE_UP_BELOW = 0 reads every frame as it comes.
 SCALE_UP_BELOW = 9.0
 SCALE_UP_TO = 10.0
