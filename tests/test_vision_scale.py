@@ -1,4 +1,5 @@
-"""The scale a frame is read at (``scanner/vision/scale.py``): pure numpy and OpenCV."""
+"""The scale a frame is read at (``scanner/vision/scale.py``): the pure functions, and what the
+scan and the bench report of it through the real command line."""
 
 import json
 from dataclasses import replace
