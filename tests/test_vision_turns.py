@@ -136,3 +136,11 @@ def test_a_frame_turned_a_quarter_reads_the_same_cards():
 def test_the_commands_take_one_two_or_four_turns_only(cli, command):
     result = cli(*command, "--turns", "3")
     assert result.code == 2 and "--turns" in result.err and "3" in result.err
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3, -1, 5])
+def test_a_tensor_turned_is_np_rot90s_turn(k):
+    tensor = np.random.default_rng(k % 4).random((1, 3, 5, 7), dtype=np.float32)
+    out = turned(tensor, k)
+    np.testing.assert_array_equal(out, np.rot90(tensor, k, axes=(2, 3)))
+    assert out.dtype == np.float32 and out.flags.c_contiguous

@@ -367,6 +367,7 @@ def main(argv: list[str] | None = None) -> int:
             "verifier",
             "export",
             "average",
+            "quantize",
             "all",
         ),
     )
@@ -429,6 +430,13 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=0.5,
         help="`average`: the share of the models in --out, weight by weight (default 0.5)",
+    )
+    parser.add_argument(
+        "--calibration-scenes",
+        type=int,
+        default=40,
+        help="`quantize`: the first scenes of --scenes whose crops set the int8 models' ranges "
+        "(default 40; 0: `all` makes no int8 models)",
     )
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--crops-per-scene", type=int, default=12, help="locator crops per scene")
@@ -503,6 +511,15 @@ def main(argv: list[str] | None = None) -> int:
         for start in args.average_from:
             exported = args.out / f"{kind_of(start)}.onnx"
             average_onnx(start, exported, exported, args.average_share)
+    if args.stage == "quantize" or (args.stage == "all" and args.calibration_scenes > 0):
+        from model.recogniser.quantize import quantize_models
+
+        for done in quantize_models(args.scenes, args.out, args.calibration_scenes, args.seed):
+            print(
+                f"{done.path.name}: decides as the float model on {done.agreement:.2%} of "
+                f"{done.checked} crops (a probability changed by at most "
+                f"{done.largest_change:.3f})"
+            )
     print(f"{args.stage} done in {time.perf_counter() - started:.0f} s")
     return 0
 

@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 LOCATOR_FILE = "locator.onnx"
 CLASSIFIER_FILE = "classifier.onnx"
 VERIFIER_FILE = "verifier.onnx"  # optional: without it no reading is doubted
+# The classifier and verifier in 8-bit integers (model/recogniser/quantize.py), read in their
+# place where they lie beside them: 1.8 times as fast a crop, deciding alike on 99 % of crops.
+INT8_FILES = {CLASSIFIER_FILE: "classifier.int8.onnx", VERIFIER_FILE: "verifier.int8.onnx"}
 CLASSIFIER_BATCH = 64  # crops per classifier run: its activations grow with the batch
 RETRY_TURNS = (-90.0, -60.0, -30.0, -15.0, 15.0, 30.0, 60.0, 90.0)
 UNSURE_BELOW = 0.7  # a reading less sure than this is also read again, turned
@@ -108,6 +111,13 @@ def open_session(path: Path, threads: int):
         raise RecogniserError(f"{path}: not a model onnxruntime can load ({error})") from None
 
 
+def _model_file(folder: Path, name: str, quantized: bool) -> Path:
+    """The file of model ``name`` to read from ``folder``: its int8 twin where asked for and
+    there, else the float one."""
+    twin = folder / INT8_FILES[name]
+    return twin if quantized and twin.exists() else folder / name
+
+
 def _names(session, wanted_input: str, wanted_output: str, path: Path) -> tuple[str, str]:
     inputs = [node.name for node in session.get_inputs()]
     outputs = [node.name for node in session.get_outputs()]
@@ -163,6 +173,7 @@ class Recogniser:
         turns: int = 4,
         look_closer: bool = True,
         rescale: bool = True,
+        quantized: bool = True,
     ) -> Recogniser:
         """The models from ``model_dir`` (default: the ``model`` package), on ``threads``
         threads each, warmed up on a blank frame: the locator, the classifier and, where the
@@ -170,13 +181,15 @@ class Recogniser:
         ``turns`` ways (1, 2 or 4 quarter turns, see ``turns.py``): 4 finds the most cards, 1
         takes about half the time. ``look_closer``: small marks read "not an index" are
         located again scaled up (``closer.py``). ``rescale``: a frame of small indices is read
-        scaled up (``scale.py``). Raises :class:`RecogniserError` when a file
-        is missing or does not follow the contract."""
+        scaled up (``scale.py``). ``quantized``: the int8 classifier and verifier are read
+        where the folder holds them (INT8_FILES), the float ones otherwise. Raises
+        :class:`RecogniserError` when a file is missing or does not follow the contract."""
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         if threads < 1:
             raise RecogniserError(f"threads must be at least 1, not {threads}")
         _quarter_turns(turns)  # refused before the models are loaded
-        locator_path, classifier_path = folder / LOCATOR_FILE, folder / CLASSIFIER_FILE
+        locator_path = folder / LOCATOR_FILE
+        classifier_path = _model_file(folder, CLASSIFIER_FILE, quantized)
         locator = open_session(locator_path, threads)
         classifier = open_session(classifier_path, threads)
         contract = Contract.load(folder)
@@ -184,7 +197,7 @@ class Recogniser:
         crops, logits = _names(classifier, "crops", "logits", classifier_path)
         names = {"image": image, "heads": heads, "crops": crops, "logits": logits}
         verifier = None
-        verifier_path = folder / VERIFIER_FILE
+        verifier_path = _model_file(folder, VERIFIER_FILE, quantized)
         if verifier_path.exists():
             verifier = open_session(verifier_path, threads)
             names["context"], names["logit"] = _names(verifier, "context", "logit", verifier_path)

@@ -1,0 +1,107 @@
+"""The classifier and verifier in int8: calibrated on crops cut as inference cuts them, checked
+against the float models before they are written, and read in their place by the recogniser."""
+
+import shutil
+
+import numpy as np
+import pytest
+
+pytest.importorskip("onnx")
+pytest.importorskip("torch")  # the quantize stage runs through the training command
+
+from model.recogniser import quantize as quantize_module
+from model.recogniser.dataset import write_scenes_for_tests
+from model.recogniser.train import main as train
+from scanner.vision.errors import RecogniserError
+from scanner.vision.images import read_image
+from scanner.vision.recogniser import INT8_FILES, Recogniser, default_model_dir
+
+SHIPPED = default_model_dir()
+FLOAT_FILES = ("locator.onnx", "classifier.onnx", "verifier.onnx", "recogniser.json")
+
+pytestmark = pytest.mark.skipif(
+    not all((SHIPPED / name).is_file() for name in FLOAT_FILES), reason="the models are not trained"
+)
+
+
+@pytest.fixture(scope="module")
+def scenes(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("scenes")
+    write_scenes_for_tests(folder, count=6, size=(640, 480))
+    return folder
+
+
+@pytest.fixture
+def float_models(tmp_path):
+    folder = tmp_path / "models"
+    folder.mkdir()
+    for name in FLOAT_FILES:
+        shutil.copy(SHIPPED / name, folder / name)
+    return folder
+
+
+def test_calibration_crops_are_the_crops_inference_cuts(scenes):
+    crops = quantize_module.calibration_crops(scenes, SHIPPED, 2)
+    classifier, verifier = crops["classifier.onnx"], crops["verifier.onnx"]
+    assert classifier.shape[1:] == (3, 48, 32) and verifier.shape[1:] == (3, 48, 48)
+    assert classifier.dtype == np.float32 and len(classifier) > len(verifier) > 0
+    # normalised as the models read them, not raw pixels, and no blank warm-up crop among them
+    assert classifier.min() < 0 < classifier.max() < 10
+    assert not np.all(classifier == classifier[:, :1, :1, :1], axis=(1, 2, 3)).any()
+    more = quantize_module.calibration_crops(scenes, SHIPPED, 4)
+    assert len(more["classifier.onnx"]) > len(classifier)
+
+
+def test_the_quantize_stage_writes_int8_twins_that_read_as_the_float_models(
+    scenes, float_models, capsys, monkeypatch
+):
+    # ranges set on six small scenes' crops are coarser than on the 40 large ones `make
+    # model` calibrates on (where both decide alike on every crop that decides)
+    monkeypatch.setattr(quantize_module, "MIN_AGREEMENT", 0.9)
+    monkeypatch.setattr(quantize_module, "MAX_CHANGE", 1.0)
+    common = ["--scenes", str(scenes), "--work", str(float_models.parent / "work")]
+    assert train(["quantize", *common, "--out", str(float_models), "--threads", "1"]) == 0
+    printed = capsys.readouterr().out
+    for float_name, int8_name in INT8_FILES.items():
+        assert f"{int8_name}: decides as the float model on" in printed
+        size = (float_models / int8_name).stat().st_size
+        assert size < (float_models / float_name).stat().st_size / 2  # int8 weights
+    image = read_image(sorted(scenes.glob("scene_*.jpg"))[-1])
+    int8 = Recogniser.load(float_models).read(image).cards
+    floats = Recogniser.load(float_models, quantized=False).read(image).cards
+    assert len(floats) > 3 and abs(len(int8) - len(floats)) <= 1
+    sure = {card.code for card in floats if card.confidence > 0.9}
+    assert len(sure & {card.code for card in int8}) >= len(sure) - 1
+
+
+def test_the_shipped_int8_models_read_every_fixture_as_the_float_ones():
+    from tests.test_vision_fixtures import EXPECTED, FIXTURES
+
+    if not all((SHIPPED / name).is_file() for name in INT8_FILES.values()):
+        pytest.skip("no int8 models shipped")
+    int8, floats = Recogniser.load(), Recogniser.load(quantized=False)
+    for name in EXPECTED:
+        frame = read_image(FIXTURES / name)
+        a, b = (sorted(r.read(frame).cards, key=lambda c: c.index_box) for r in (int8, floats))
+        assert [card.code for card in a] == [card.code for card in b], name
+        for x, y in zip(a, b, strict=True):
+            assert x.index_box == pytest.approx(y.index_box, abs=0.5), name
+            assert x.confidence == pytest.approx(y.confidence, abs=0.1), name
+
+
+def test_an_int8_model_that_decides_otherwise_is_not_written(scenes, float_models, monkeypatch):
+    crops = quantize_module.calibration_crops(scenes, float_models, 6)["classifier.onnx"]
+    monkeypatch.setattr(quantize_module, "MIN_AGREEMENT", 1.01)
+    target = float_models / "classifier.int8.onnx"
+    with pytest.raises(ValueError, match=r"decides as in floats on .* \(at least 101%\)"):
+        quantize_module.quantize(float_models / "classifier.onnx", target, crops, seed=3)
+    assert not target.exists()
+    with pytest.raises(ValueError, match=r"too few to calibrate classifier\.onnx"):
+        quantize_module.quantize(float_models / "classifier.onnx", target, crops[:40], seed=3)
+
+
+def test_the_recogniser_reads_the_int8_twin_where_it_lies(float_models):
+    (float_models / "classifier.int8.onnx").write_bytes(b"not a model")
+    with pytest.raises(RecogniserError, match=r"classifier\.int8\.onnx: not a model"):
+        Recogniser.load(float_models)
+    Recogniser.load(float_models, quantized=False)  # the float one alone is read
