@@ -14,7 +14,7 @@ from model.recogniser.dataset import write_scenes_for_tests
 from model.recogniser.train import main as train
 from scanner.vision.errors import RecogniserError
 from scanner.vision.images import read_image
-from scanner.vision.recogniser import INT8_FILES, Recogniser, default_model_dir
+from scanner.vision.recogniser import FLOAT_DIGEST, INT8_FILES, Recogniser, default_model_dir
 
 SHIPPED = default_model_dir()
 FLOAT_FILES = ("locator.onnx", "classifier.onnx", "verifier.onnx", "recogniser.json")
@@ -105,3 +105,29 @@ def test_the_recogniser_reads_the_int8_twin_where_it_lies(float_models):
     with pytest.raises(RecogniserError, match=r"classifier\.int8\.onnx: not a model"):
         Recogniser.load(float_models)
     Recogniser.load(float_models, quantized=False)  # the float one alone is read
+
+
+def _reads_twin(recogniser: Recogniser) -> bool:
+    return FLOAT_DIGEST in recogniser._classifier.get_modelmeta().custom_metadata_map
+
+
+def test_a_twin_is_read_only_beside_the_float_model_it_was_made_from(float_models, caplog):
+    import onnx
+
+    twin = SHIPPED / "classifier.int8.onnx"
+    if not twin.is_file():
+        pytest.skip("no int8 models shipped")
+    shutil.copy(twin, float_models / twin.name)
+    assert _reads_twin(Recogniser.load(float_models))
+    assert not _reads_twin(Recogniser.load(float_models, quantized=False))
+    # the float classifier trained again (here: only its metadata changed): the twin is stale
+    model = onnx.load(str(float_models / "classifier.onnx"))
+    model.metadata_props.add(key="trained", value="again")
+    onnx.save(model, str(float_models / "classifier.onnx"))
+    with caplog.at_level("WARNING"):
+        recogniser = Recogniser.load(float_models)
+    assert not _reads_twin(recogniser)
+    assert "classifier.int8.onnx was not made from classifier.onnx as it is now" in caplog.text
+    # a twin alone, without its float model, is read
+    (float_models / "classifier.onnx").unlink()
+    assert _reads_twin(Recogniser.load(float_models))

@@ -3,18 +3,19 @@
 onnxruntime's static quantisation (`onnxruntime.quantization`): weights per output channel as
 int8, activations as uint8 with ranges measured (min and max) on crops cut exactly as
 inference cuts them, from training scenes the float models read. On one thread here the int8
-classifier reads a crop in 0.068 ms against 0.123 (the verifier 0.7 times the time); the
-locator, mostly depthwise convolutions, is no faster in int8 (25.5 against 28.2 ms of
-convolutions on a 1280×960 frame) and stays in floats.
+classifier reads a crop in 0.065–0.075 ms against 0.123–0.126 ms, the verifier in 0.051
+against 0.086 ms; the locator, mostly depthwise convolutions, is no faster in int8 (25.5
+against 28.2 ms of convolutions on a 1280×960 frame) and stays in floats.
 
 The float files stay the models that training goes on from and that are averaged; the int8
-files sit beside them (``classifier.int8.onnx``, ``verifier.int8.onnx``), and the recogniser
-reads them where they are. A quantised model is written only when it decides as the float one
-does on crops it was not calibrated on: the classifier the same class on at least 99.5 % of
-the crops the float one reads at least 0.5 sure (on the others, ambiguous crops a reading
-asks a check for either way, it gave another top class to 1.4 % of 4,096 crops), the verifier
-the same side of its threshold on 99.5 % of its crops, and no probability moved by more than
-0.2.
+files sit beside them (``classifier.int8.onnx``, ``verifier.int8.onnx``), each recording the
+SHA-256 of the float file it was made from, and the recogniser reads a twin in its float
+model's place only beside that very file. A twin is written only when it decides as the float
+model does on crops it was not calibrated on: the classifier the same class on at least
+99.5 % of the crops the float one reads at least 0.5 sure (on the others, ambiguous crops a
+reading asks a check for either way, it gave another top class to 1.4 % of 4,096), the
+verifier the same side of its threshold on 99.5 % of its crops, and no probability moved by
+more than 0.2.
 """
 
 from __future__ import annotations
@@ -124,6 +125,7 @@ def quantize(
             weight_type=QuantType.QInt8,
             calibrate_method=CalibrationMethod.MinMax,
         )
+        _record_source(written, source)
         decided, agreement, change = _agreement(source, written, check, name, threshold)
         if agreement < MIN_AGREEMENT or change > MAX_CHANGE:
             raise ValueError(
@@ -133,6 +135,20 @@ def quantize(
             )
         target.write_bytes(written.read_bytes())
     return Quantized(target, decided, agreement, change)
+
+
+def _record_source(quantized: Path, source: Path) -> None:
+    """Write the float file's digest into the twin's metadata: the recogniser reads a twin
+    only beside the float model it was made from (a model trained again leaves no stale
+    twin read in its place)."""
+    import onnx
+
+    from scanner.vision.recogniser import FLOAT_DIGEST, file_digest
+
+    model = onnx.load(str(quantized))
+    entry = model.metadata_props.add()
+    entry.key, entry.value = FLOAT_DIGEST, file_digest(source)
+    onnx.save(model, str(quantized))
 
 
 def _agreement(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Sequence
@@ -35,6 +36,7 @@ VERIFIER_FILE = "verifier.onnx"  # optional: without it no reading is doubted
 # The classifier and verifier in 8-bit integers (model/recogniser/quantize.py), read in their
 # place where they lie beside them: 1.8 times as fast a crop, deciding alike on 99 % of crops.
 INT8_FILES = {CLASSIFIER_FILE: "classifier.int8.onnx", VERIFIER_FILE: "verifier.int8.onnx"}
+FLOAT_DIGEST = "float_sha256"  # a twin's metadata: the SHA-256 of the float file it was made from
 CLASSIFIER_BATCH = 64  # crops per classifier run: its activations grow with the batch
 RETRY_TURNS = (-90.0, -60.0, -30.0, -15.0, 15.0, 30.0, 60.0, 90.0)
 UNSURE_BELOW = 0.7  # a reading less sure than this is also read again, turned
@@ -111,11 +113,32 @@ def open_session(path: Path, threads: int):
         raise RecogniserError(f"{path}: not a model onnxruntime can load ({error})") from None
 
 
-def _model_file(folder: Path, name: str, quantized: bool) -> Path:
-    """The file of model ``name`` to read from ``folder``: its int8 twin where asked for and
-    there, else the float one."""
-    twin = folder / INT8_FILES[name]
-    return twin if quantized and twin.exists() else folder / name
+def _open_model(folder: Path, name: str, quantized: bool, threads: int):
+    """A session for model ``name`` in ``folder`` and the file it reads: the int8 twin where
+    asked for, there, and made from the float file beside it as that file is now (a twin left
+    behind when the float model was trained again is passed over, with a warning), else the
+    float file; None when neither is there and the model is optional."""
+    path, twin = folder / name, folder / INT8_FILES[name]
+    if quantized and twin.exists():
+        session = open_session(twin, threads)
+        made_from = session.get_modelmeta().custom_metadata_map.get(FLOAT_DIGEST)
+        if not path.exists() or made_from == file_digest(path):
+            return session, twin
+        log.warning(
+            "%s was not made from %s as it is now: reading %s (make the twin again with "
+            "`python -m model.recogniser.train quantize`)",
+            twin,
+            path.name,
+            path.name,
+        )
+    if name == VERIFIER_FILE and not path.exists():
+        return None, path
+    return open_session(path, threads), path
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes, in hex: what an int8 twin records of its float model."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _names(session, wanted_input: str, wanted_output: str, path: Path) -> tuple[str, str]:
@@ -182,24 +205,23 @@ class Recogniser:
         takes about half the time. ``look_closer``: small marks read "not an index" are
         located again scaled up (``closer.py``). ``rescale``: a frame of small indices is read
         scaled up (``scale.py``). ``quantized``: the int8 classifier and verifier are read
-        where the folder holds them (INT8_FILES), the float ones otherwise. Raises
+        where the folder holds them, made from its float files as they are (INT8_FILES), the
+        float ones otherwise. Raises
         :class:`RecogniserError` when a file is missing or does not follow the contract."""
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         if threads < 1:
             raise RecogniserError(f"threads must be at least 1, not {threads}")
         _quarter_turns(turns)  # refused before the models are loaded
         locator_path = folder / LOCATOR_FILE
-        classifier_path = _model_file(folder, CLASSIFIER_FILE, quantized)
         locator = open_session(locator_path, threads)
-        classifier = open_session(classifier_path, threads)
+        classifier, classifier_path = _open_model(folder, CLASSIFIER_FILE, quantized, threads)
         contract = Contract.load(folder)
         image, heads = _names(locator, "image", "heads", locator_path)
         crops, logits = _names(classifier, "crops", "logits", classifier_path)
         names = {"image": image, "heads": heads, "crops": crops, "logits": logits}
         verifier = None
-        verifier_path = _model_file(folder, VERIFIER_FILE, quantized)
-        if verifier_path.exists():
-            verifier = open_session(verifier_path, threads)
+        verifier, verifier_path = _open_model(folder, VERIFIER_FILE, quantized, threads)
+        if verifier is not None:
             names["context"], names["logit"] = _names(verifier, "context", "logit", verifier_path)
         recogniser = cls(
             locator, classifier, contract, names, turns, verifier, look_closer, rescale
