@@ -48,7 +48,13 @@ def test_smoke_training_runs_resumes_and_exports(scenes, tmp_path):
     assert train(["cut", *common[:2], *tuned[:2], "--threads", "1"]) == 0
     assert train(["classifier", *common[:2], *tuned, "--threads", "1", *steps]) == 0
     history = json.loads((tmp_path / "tuned" / "classifier-history.json").read_text())
-    assert len(history) == 4
+    assert len(history) == 4 and "drift" not in history[0]
+    # with --distil the loss also weighs how far the model's readings move from the start's
+    distilled = ["--work", str(tmp_path / "distilled"), *tuned[2:], "--distil", "1.0"]
+    assert train(["cut", *common[:2], *distilled[:2], "--threads", "1"]) == 0
+    assert train(["classifier", *common[:2], *distilled, "--threads", "1", *steps]) == 0
+    history = json.loads((tmp_path / "distilled" / "classifier-history.json").read_text())
+    assert len(history) == 4 and all(0.0 <= h["drift"] < 10.0 for h in history)
 
     import onnxruntime
 

@@ -278,10 +278,14 @@ def train_classifier(
     seed: int,
     mined: Path | None = None,
     start: Path | None = None,
+    distil: float = 0.0,
 ) -> Classifier:
     """Train the classifier on ``samples``; with ``mined`` (crops where the trained locator
     marks, see ``mine.py``), half of every batch comes from those. With ``start`` (an ONNX
-    classifier) it goes on from that model at a tenth of the rate, its batch norms fixed."""
+    classifier) it goes on from that model at a tenth of the rate, its batch norms fixed;
+    with ``distil`` > 0 as well, the loss adds that weight times the divergence of its class
+    probabilities from the start model's on the same crops (DISTIL_TEMPERATURE), so a round
+    on new designs keeps what the start model reads elsewhere."""
     torch.manual_seed(seed)
     data = np.load(samples)
     crops, classes = data["crops"], data["classes"].astype(np.int64)
@@ -298,12 +302,15 @@ def train_classifier(
         extra_weights = MINED_TRUE * extra_weights / extra_weights.sum()
         extra_weights[false] = MINED_FALSE / max(1, int(false.sum()))
         weights_np = np.concatenate([weights_np * (1 - MINED_TRUE - MINED_FALSE), extra_weights])
-    model, rate, prepare = Classifier(), CLASSIFIER_RATE, None
+    model, rate, prepare, teacher = Classifier(), CLASSIFIER_RATE, None, None
     if start is not None:
         from model.recogniser.onnx_weights import freeze_norms, load_folded
 
         example = torch.zeros(1, 3, spec.CROP_H, spec.CROP_W)
         model, rate, prepare = load_folded(model, start, example), TUNE_RATE, freeze_norms
+        if distil > 0:
+            teacher = load_folded(Classifier(), start, example).eval()
+            teacher.requires_grad_(False)
     criterion = nn.CrossEntropyLoss(label_smoothing=0.05)
     weights = torch.from_numpy(weights_np)
 
@@ -314,12 +321,29 @@ def train_classifier(
         logits = model(x)
         loss = criterion(logits, y)
         accuracy = float((logits.argmax(1) == y).float().mean())
-        return loss, {"accuracy": accuracy}
+        if teacher is None:
+            return loss, {"accuracy": accuracy}
+        with torch.no_grad():
+            kept = teacher(x)
+        drift = _divergence(logits, kept)
+        return loss + distil * drift, {"accuracy": accuracy, "drift": drift.item()}
 
     rounds = [(steps, rate)]
     history = run_steps("classifier", model, rounds, work, batch_loss, seed, prepare=prepare)
     (work / "classifier-history.json").write_text(json.dumps(history))
     return model
+
+
+DISTIL_TEMPERATURE = 2.0  # softens both models' probabilities, so near misses count too
+
+
+def _divergence(logits: torch.Tensor, kept: torch.Tensor) -> torch.Tensor:
+    """KL(start model ‖ model) of the tempered class probabilities, scaled by T² so its
+    gradients weigh as the cross-entropy's do (Hinton et al., "Distilling the knowledge")."""
+    t = DISTIL_TEMPERATURE
+    log_p = torch.log_softmax(logits / t, dim=1)
+    q = torch.softmax(kept / t, dim=1)
+    return nn.functional.kl_div(log_p, q, reduction="batchmean") * t * t
 
 
 def load_trained(kind: str, work: Path) -> nn.Module:
@@ -409,6 +433,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--classifier-steps", type=int, default=6000)
     parser.add_argument(
+        "--distil",
+        type=float,
+        default=0.0,
+        help="with --classifier-from: weight of the new model's divergence from that one's "
+        "class probabilities (default 0: none)",
+    )
+    parser.add_argument(
         "--verifier-steps", type=int, default=3000, help="(0: `all` trains no verifier)"
     )
     parser.add_argument(
@@ -483,6 +514,7 @@ def main(argv: list[str] | None = None) -> int:
             args.seed,
             mined if mined.exists() else None,
             args.classifier_from,
+            args.distil,
         )
     if args.stage == "all" and more:
         train_locator(*locate, more)
