@@ -175,6 +175,28 @@ _TRAINING_ONLY_TABLE += [
        red=(236, 96, 120), black=(62, 70, 92), palette="pastel",
        jokers=("star", "text"), joker_index=("vertical", "star")),
 ]  # fmt: skip
+# Word cards spelled out in the corner were drawn only in serif typefaces, and jumbo
+# abbreviations only in Nimbus Roman and a stroke font: on busy validation scenes a held-out
+# sans design's spelled-out words were missed and a held-out jumbo serif design's "LO" and "JE"
+# read as 10 (half the special deck's errors): word corners in more sans and serif typefaces,
+# none of them a held-out design's.
+_TRAINING_ONLY_TABLE += [
+    _s("hnf-dejavu-word", "train", "DejaVu Sans Bold", deck="special", glossy=0.5, rank_cap=30,
+       colours="rainbow", word_corner="word", centre="band", margin=(10, 11),
+       backs=("logo", "dots")),
+    _s("hnf-nimbus-word", "train", "Nimbus Sans Bold", deck="special", glossy=0.65, rank_cap=32,
+       colours="duo", word_corner="word", centre="ring", underline69=True, stock=IVORY,
+       backs=("checker", "logo")),
+    _s("hnf-condensed-word", "train", "DejaVu Sans Condensed Bold", deck="special", glossy=0.4,
+       rank_cap=30, colours="mono", word_corner="word", centre="plain", border="line",
+       border_inset=5, backs=("rings", "logo")),
+    _s("hnf-dejavu-serif-abbr", "train", "DejaVu Serif Bold", deck="special", jumbo=True,
+       glossy=0.55, rank_cap=44, colours="mono", word_corner="abbr", centre="ring", stock=CREAM,
+       backs=("lattice", "logo")),
+    _s("hnf-liberation-abbr", "train", "Liberation Serif Bold", deck="special", jumbo=True,
+       glossy=0.3, rank_cap=46, colours="rainbow", word_corner="abbr", centre="band",
+       backs=("dots", "logo")),
+]  # fmt: skip
 _TABLE += _TRAINING_ONLY_TABLE
 TRAINING_ONLY_STYLES: tuple[CardStyle, ...] = tuple(s for s, _ in _TRAINING_ONLY_TABLE)
 
