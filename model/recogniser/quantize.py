@@ -40,13 +40,14 @@ class Quantized:
     path: Path
     checked: int  # crops that decide, none of them calibrated on (see ``quantize``)
     agreement: float  # the share of them decided alike
-    largest_change: float  # the largest change of a probability among them
+    largest_change: float  # the largest change of a probability over all the crops checked
 
 
 def calibration_crops(scenes: Path, models: Path, count: int) -> dict[str, np.ndarray]:
     """The normalised crops the float classifier and verifier in ``models`` are given while
     the first ``count`` scenes of ``scenes`` are read, by file name:
     {"classifier.onnx": [N, 3, h, w], "verifier.onnx": [M, 3, s, s]}."""
+    from model.recogniser.dataset import scene_files
     from scanner.vision.images import read_image
     from scanner.vision.recogniser import CLASSIFIER_FILE, VERIFIER_FILE, Recogniser
 
@@ -63,9 +64,7 @@ def calibration_crops(scenes: Path, models: Path, count: int) -> dict[str, np.nd
                 self.seen[VERIFIER_FILE].append(crops.copy())
             return super()._run_verifier(crops)
 
-    images = sorted(scenes.glob("scene_*.jpg"))
-    if not images:
-        raise FileNotFoundError(f"no scene_*.jpg in {scenes}")
+    images = [label.with_suffix(".jpg") for label in scene_files(scenes)]
     recogniser = Recording.load(models, quantized=False)
     recogniser.seen = {CLASSIFIER_FILE: [], VERIFIER_FILE: []}
     for image in images[:count]:
