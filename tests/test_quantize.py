@@ -14,7 +14,7 @@ from model.recogniser.dataset import write_scenes_for_tests
 from model.recogniser.train import main as train
 from scanner.vision.errors import RecogniserError
 from scanner.vision.images import read_image
-from scanner.vision.recogniser import FLOAT_DIGEST, INT8_FILES, Recogniser, default_model_dir
+from scanner.vision.recogniser import INT8_FILES, Recogniser, default_model_dir
 
 SHIPPED = default_model_dir()
 FLOAT_FILES = ("locator.onnx", "classifier.onnx", "verifier.onnx", "recogniser.json")
@@ -108,7 +108,7 @@ def test_the_recogniser_reads_the_int8_twin_where_it_lies(float_models):
 
 
 def _reads_twin(recogniser: Recogniser) -> bool:
-    return FLOAT_DIGEST in recogniser._classifier.get_modelmeta().custom_metadata_map
+    return "classifier.int8.onnx" in recogniser.files
 
 
 def test_a_twin_is_read_only_beside_the_float_model_it_was_made_from(float_models, caplog):

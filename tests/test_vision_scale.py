@@ -11,7 +11,7 @@ import pytest
 from scanner.vision.cards import CardReading
 from scanner.vision.contract import Contract
 from scanner.vision.errors import RecogniserError
-from scanner.vision.recogniser import default_model_dir
+from scanner.vision.recogniser import INT8_FILES, default_model_dir
 from scanner.vision.scale import MIN_CARDS, scaled_back, scaled_frame, working_scale
 
 C = Contract.from_spec()
@@ -81,8 +81,12 @@ def test_the_scan_bench_says_how_many_frames_were_read_scaled(cli):
     figures = json.loads(result.out)
     assert result.code == 0 and figures["frames"] == 2
     assert 1 <= figures["frames_scaled"] <= 2 and figures["median_ms"] > 0
+    twins = all((default_model_dir() / name).exists() for name in INT8_FILES.values())
+    assert figures["models"][0] == "locator.onnx"
+    assert ("classifier.int8.onnx" in figures["models"]) == twins
     plain = cli("bench", "scan", "--count", "2", "--size", "960x720")
     assert f"{figures['frames_scaled']} read scaled up" in plain.out
+    assert ", ".join(figures["models"]) in plain.out
 
 
 @pytest.mark.skipif(

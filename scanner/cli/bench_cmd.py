@@ -189,6 +189,7 @@ def bench_scan(args: argparse.Namespace) -> int:
         "countable_cards_mean": round(statistics.mean(cards for _, cards in frames), 1),
         "cards_read_mean": round(read / len(frames), 1),
         "frames_scaled": scaled,
+        "models": list(recogniser.files),
         "median_ms": round(statistics.median(times) * 1000, 1),
         "p90_ms": _p90_ms(times),
         "load_s": round(load_s, 2),
@@ -204,7 +205,7 @@ def bench_scan(args: argparse.Namespace) -> int:
             f"({result['cards_read_mean']} read), {scaled} read scaled up (their indices small): "
             f"median {result['median_ms']} ms per frame, "
             f"p90 {result['p90_ms']} ms; models loaded and warmed up in {result['load_s']} s; "
-            f"peak memory {result['peak_rss_mb']} MB"
+            f"peak memory {result['peak_rss_mb']} MB ({', '.join(recogniser.files)})"
         )
     return EXIT_OK
 

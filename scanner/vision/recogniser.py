@@ -175,8 +175,10 @@ class Recogniser:
         verifier=None,
         look_closer: bool = True,
         rescale: bool = True,
+        files: tuple[str, ...] = (),
     ) -> None:
         self._turns = _quarter_turns(turns)
+        self.files = files  # the model files read, by name: which twins, for the benches
         self._look_closer = look_closer
         self._rescale = rescale
         self._locator = locator
@@ -223,8 +225,17 @@ class Recogniser:
         verifier, verifier_path = _open_model(folder, VERIFIER_FILE, quantized, threads)
         if verifier is not None:
             names["context"], names["logit"] = _names(verifier, "context", "logit", verifier_path)
+        read = (locator_path, classifier_path) + ((verifier_path,) if verifier else ())
         recogniser = cls(
-            locator, classifier, contract, names, turns, verifier, look_closer, rescale
+            locator,
+            classifier,
+            contract,
+            names,
+            turns,
+            verifier,
+            look_closer,
+            rescale,
+            tuple(path.name for path in read),
         )
         recogniser.warm_up()
         return recogniser
