@@ -55,6 +55,8 @@ def test_smoke_training_runs_resumes_and_exports(scenes, tmp_path):
     assert train(["classifier", *common[:2], *distilled, "--threads", "1", *steps]) == 0
     history = json.loads((tmp_path / "distilled" / "classifier-history.json").read_text())
     assert len(history) == 4 and all(0.0 <= h["drift"] < 10.0 for h in history)
+    with pytest.raises(SystemExit):  # nothing to keep near
+        train(["classifier", *common[:2], "--work", str(tmp_path / "none"), "--distil", "1.0"])
 
     import onnxruntime
 

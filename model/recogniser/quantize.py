@@ -157,6 +157,8 @@ def _agreement(
     decide alike, and the largest change of a probability over all ``crops``."""
     import onnxruntime
 
+    from scanner.vision.recogniser import sigmoid, softmax
+
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     sessions = [
@@ -173,18 +175,13 @@ def _agreement(
         for session in sessions
     )
     if floats.shape[1] == 1:
-        before, after = 1 / (1 + np.exp(-floats[:, 0])), 1 / (1 + np.exp(-ints[:, 0]))
+        before, after = sigmoid(floats[:, 0]), sigmoid(ints[:, 0])
         alike = (before >= threshold) == (after >= threshold)
         return len(alike), float(alike.mean()), float(np.abs(after - before).max())
-    before, after = _softmax(floats), _softmax(ints)
+    before, after = softmax(floats), softmax(ints)
     sure = before.max(axis=1) >= threshold
     same = before.argmax(axis=1)[sure] == after.argmax(axis=1)[sure]
     return len(same), float(same.mean()), float(np.abs(after - before).max())
-
-
-def _softmax(logits: np.ndarray) -> np.ndarray:
-    exp = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return exp / exp.sum(axis=1, keepdims=True)
 
 
 def quantize_models(scenes: Path, models: Path, count: int, seed: int) -> list[Quantized]:

@@ -474,6 +474,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
+    if args.distil > 0 and args.classifier_from is None:
+        parser.error(
+            "--distil keeps a classifier near the one it goes on from: give --classifier-from"
+        )
     torch.set_num_threads(args.threads)
     args.work.mkdir(parents=True, exist_ok=True)
     locator_samples = args.work / "locator-samples.npz"

@@ -137,6 +137,18 @@ def _open_model(folder: Path, name: str, quantized: bool, threads: int):
     return open_session(path, threads), path
 
 
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Class probabilities [N, C] from the classifier's logits [N, C], in float64."""
+    shifted = logits.astype(np.float64) - logits.max(axis=1, keepdims=True)
+    exp = np.exp(shifted)
+    return exp / exp.sum(axis=1, keepdims=True)
+
+
+def sigmoid(logits: np.ndarray) -> np.ndarray:
+    """Probabilities from one-logit outputs (the verifier's), in float64."""
+    return 1.0 / (1.0 + np.exp(-logits.astype(np.float64)))
+
+
 def file_digest(path: Path) -> str:
     """The SHA-256 of a file's bytes, in hex: what an int8 twin records of its float model."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
@@ -377,7 +389,7 @@ class Recogniser:
         ]
         if not rows:
             return np.zeros(0)
-        return 1.0 / (1.0 + np.exp(-np.concatenate(rows).astype(np.float64)))
+        return sigmoid(np.concatenate(rows))
 
     def _verify(self, frame: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
         """``readings`` less the marks on the table the verifier doubts, those the classifier is
@@ -458,10 +470,7 @@ class Recogniser:
         rows = []
         for start in range(0, len(places), self._batch):
             chunk = places[start : start + self._batch]
-            logits = self._classify(index_crops(frame, chunk, self.contract)).astype(np.float64)
-            logits -= logits.max(axis=1, keepdims=True)
-            probabilities = np.exp(logits)
-            rows.append(probabilities / probabilities.sum(axis=1, keepdims=True))
+            rows.append(softmax(self._classify(index_crops(frame, chunk, self.contract))))
         return np.concatenate(rows) if rows else np.zeros((0, len(self.contract.classes)))
 
     def _pick(self, probabilities: np.ndarray, deck: str | None) -> tuple[list[str], list[float]]:
