@@ -38,6 +38,13 @@ def test_locator_input_normalises_and_pads_with_zeros():
     assert not tensor[0, :, 50:, :].any() and not tensor[0, :, :, 70:].any()
 
 
+@pytest.mark.parametrize("size", [(64, 96), (50, 70)])
+def test_locator_input_is_exactly_normalise_s_numbers(size):
+    frame = np.random.default_rng(3).integers(0, 256, (*size, 3), dtype=np.uint8)
+    tensor = locator_input(frame, C)
+    np.testing.assert_array_equal(tensor[0, :, : size[0], : size[1]], normalise(frame, C))
+
+
 def test_locator_input_refuses_what_is_not_an_rgb_frame():
     with pytest.raises(ValueError, match="uint8"):
         locator_input(np.zeros((10, 10), np.uint8), C)

@@ -105,6 +105,8 @@ def test_mean_heads_averages_every_turn_turned_back():
         mean = mean_heads(tensor, lambda t: seen.append(t.shape) or locate(t), CONTRACT, turns)
         np.testing.assert_allclose(mean[0, spec.HEAT], targets(0)[0][0, spec.HEAT], atol=1e-6)
     assert (1, 3, WIDTH, HEIGHT) in seen and (1, 3, HEIGHT, WIDTH) in seen
+    upright, sideways = (1, 3, HEIGHT, WIDTH), (1, 3, WIDTH, HEIGHT)
+    assert seen[-4:] == [upright, upright, sideways, sideways]  # one change of shape, not three
     assert turned(tensor, 1).flags.c_contiguous
     with pytest.raises(ValueError, match="at least one turn"):
         mean_heads(tensor, locate, CONTRACT, ())

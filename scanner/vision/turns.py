@@ -31,14 +31,18 @@ TURN_CHOICES = {1: (0,), 2: (0, 2), 4: QUARTER_TURNS}
 def turned(tensor: np.ndarray, k: int) -> np.ndarray:
     """The locator's input [1, 3, H, W] turned by ``k`` quarter turns (np.rot90's sense), laid
     out afresh (``tensor`` itself for a whole turn). OpenCV turns each plane in cache-sized
-    blocks: copying np.rot90's view of a 1280×960 frame took twice as long (5.6 against 2.7 ms
-    a quarter turn)."""
+    blocks, straight into the turned array: copying np.rot90's view of a 1280×960 frame took
+    twice as long (5.6 against 2.7 ms a quarter turn)."""
     k %= 4
     if k == 0:
         return tensor
     planes = np.ascontiguousarray(tensor).reshape(-1, *tensor.shape[2:])
-    out = np.stack([cv2.rotate(plane, _ROTATE[k]) for plane in planes])
-    return out.reshape(*tensor.shape[:2], *out.shape[1:])
+    height, width = planes.shape[1:]
+    size = (height, width) if k == 2 else (width, height)
+    out = np.empty((len(planes), *size), tensor.dtype)
+    for plane, into in zip(planes, out):
+        cv2.rotate(plane, _ROTATE[k], dst=into)
+    return out.reshape(*tensor.shape[:2], *size)
 
 
 def turned_back(heads: np.ndarray, k: int, contract: Contract) -> np.ndarray:
@@ -72,11 +76,17 @@ def mean_heads(
     turns: tuple[int, ...] = QUARTER_TURNS,
 ) -> np.ndarray:
     """The mean of the heads ``locate`` gives for ``tensor`` turned by each of ``turns``, each
-    turned back first."""
-    total = None
-    for k in turns:
-        heads = turned_back(locate(turned(tensor, k)), k, contract)
-        total = heads if total is None else total + heads
-    if total is None:
+    turned back first, summed in the order of ``turns``.
+
+    The turns are read grouped by shape (upright ones first, then the sideways ones): an
+    onnxruntime session lays out its buffers afresh for each new input shape, and taking the
+    four turns of a 1280×960 frame in turn cost 114 ms against 100 ms grouped."""
+    if not turns:
         raise ValueError("at least one turn is needed")
+    heads = {}
+    for k in sorted(set(turns), key=lambda k: (k % 2, turns.index(k))):
+        heads[k] = turned_back(locate(turned(tensor, k)), k, contract)
+    total = heads[turns[0]].copy()
+    for k in turns[1:]:
+        total += heads[k]
     return total / len(turns)
