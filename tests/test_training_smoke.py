@@ -256,7 +256,7 @@ def test_tune_goes_on_from_a_shipped_locator_and_ships_the_tuned_one(scenes, tmp
     assert train(["all", *args, *steps, "--verifier-steps", "0"]) == 0
     shipped = out / "locator.onnx"
     start = shipped.read_bytes()
-    tune = ["--tune-from", str(shipped), "--tune-steps", "3"]
+    tune = ["--tune-from", str(shipped), "--tune-steps", "3", "--small-focus", "2"]
     assert train(["tune", *args, *tune, "--batch", "2"]) == 0
     assert torch.load(work / "locator-tuned.ckpt", weights_only=False)["step"] == 3
     assert train(["export", *args]) == 0
@@ -278,6 +278,36 @@ def test_crops_holding_a_readable_wide_index_are_drawn_more_often():
     assert weights.sum() == pytest.approx(1.0)
     assert weights[0] == pytest.approx(WIDE_FOCUS * weights[1])
     assert weights[1] == weights[2] == weights[3]
+
+
+def test_crops_holding_a_small_readable_index_are_drawn_small_focus_times_as_often():
+    from model.recogniser.dataset import TRUTH_FIELDS
+    from model.recogniser.train import SMALL_INDEX, WIDE_FOCUS, crop_weights
+
+    def index(height, width, visible=1.0):
+        row = np.zeros(TRUTH_FIELDS, np.float32)
+        row[3], row[4], row[10] = height, width, visible
+        return row
+
+    tall, small = index(20, 12), index(SMALL_INDEX + 2, SMALL_INDEX - 1)
+    small_word, hidden_small = index(SMALL_INDEX - 1, 20), index(4, 3, visible=0.5)
+    truths = np.stack([tall, small, small_word, hidden_small, tall])
+    weights = crop_weights(truths, np.array([1, 1, 1, 2]), small_focus=2.0)
+    assert weights.sum() == pytest.approx(1.0)
+    assert weights[1] == pytest.approx(2 * weights[0])  # a small index alone
+    assert weights[2] == pytest.approx(2 * WIDE_FOCUS * weights[0])  # a small word: both
+    assert weights[3] == pytest.approx(weights[0])  # a hidden small one is not readable
+    np.testing.assert_allclose(
+        crop_weights(truths, np.array([1, 1, 1, 2])), np.array([1, 1, WIDE_FOCUS, 1]) / (3 + WIDE_FOCUS)
+    )
+    with pytest.raises(ValueError, match="positive"):
+        crop_weights(truths, np.array([1, 1, 1, 2]), small_focus=0.0)
+
+
+def test_a_small_focus_that_is_not_positive_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        train(["tune", "--scenes", str(tmp_path), "--work", str(tmp_path), "--small-focus", "0"])
+    assert "--small-focus is a positive factor" in capsys.readouterr().err
 
 
 def test_two_classifiers_of_one_network_average_weight_by_weight(tmp_path):
