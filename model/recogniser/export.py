@@ -178,7 +178,7 @@ def _panel(name: str, history: list[dict], keys: tuple[str, ...]) -> np.ndarray:
         cv2.putText(
             image,
             label,
-            (w - 260, 24 + 22 * keys.index(key)),
+            (230 + 220 * keys.index(key), 24),  # on the title's row, clear of the curves
             cv2.FONT_HERSHEY_SIMPLEX,
             0.55,
             colour,
