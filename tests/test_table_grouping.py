@@ -217,6 +217,15 @@ def test_an_unsure_reading_far_from_every_card_is_a_stray_not_a_single():
     assert [group.codes for group in grouping.melds] == [("KR", "KB", "KR", "KB")]
 
 
+def test_a_disputed_card_far_from_every_card_is_never_a_stray():
+    from dataclasses import replace
+
+    meld = fan("KR KB KR KB", 300, 300)
+    disputed = replace(card("10", 300 + 4 * W, 300 + 3 * H, check=True), disputed=True)
+    grouping = group_cards(shuffled([*meld, disputed]))
+    assert grouping.strays == () and grouping.singles == (disputed,)
+
+
 def test_with_no_card_read_surely_nothing_is_a_stray():
     lone = [card("9B", 100, 100, check=True), card("6B", 700, 700, check=True)]
     grouping = group_cards(lone)

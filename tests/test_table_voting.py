@@ -61,6 +61,17 @@ def test_a_card_the_verifier_doubted_in_every_frame_asks_for_a_check():
     assert not cleared.doubted and not cleared.check
 
 
+def test_a_card_disputed_in_every_frame_asks_for_a_check():
+    def frame(disputed_in_this_one):
+        lone = replace(card("10", 400, 100, confidence=0.99), disputed=disputed_in_this_one)
+        return [*fan(["9R", "9B", "9R"]), replace(lone, check=disputed_in_this_one)]
+
+    disputed = {v.card.code: v.card for v in vote([frame(True)] * 3).cards}["10"]
+    assert disputed.disputed and disputed.check
+    cleared = {v.card.code: v.card for v in vote([frame(True), frame(False)]).cards}["10"]
+    assert not cleared.disputed and not cleared.check
+
+
 def test_a_single_bad_frame_is_overruled():
     good = fan(["9R", "9B", "9R", "2B"])
     bad = fan(["9R", "8B", "9R", "2B"], jitter=1.0)  # one card misread, a pixel off

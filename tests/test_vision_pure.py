@@ -289,6 +289,23 @@ def test_cards_read_at_both_corners_set_the_size_of_every_card_of_the_frame():
     assert alone.polygon == shrunk(fan_card, 2 / 3).card_polygon()
 
 
+def test_a_card_whose_other_corner_reads_surely_as_another_code_asks_for_a_check():
+    from scanner.vision.cards import DISPUTE_SURE
+
+    top = index_of((300, 200), 30, "top-left")
+    bottom = index_of((300, 200), 30, "bottom-right")
+    # the other corner read unsurely as another code: a misread, the card stands as read
+    (card,) = merged([reading(top, "10", 0.99), reading(bottom, "JESTER", DISPUTE_SURE - 0.01)])
+    assert (card.code, card.check, card.disputed) == ("10", False, False)
+    # read surely as another code too: maybe another card lying over it; one card, to check
+    (card,) = merged([reading(top, "10", 0.99), reading(bottom, "JESTER", 0.96)])
+    assert (card.code, card.check, card.disputed) == ("10", True, True)
+    assert card.confidence == 0.99 and card.as_json()["check"] is True
+    # two sure readings of one code are the two corners of one card, nothing to dispute
+    (card,) = merged([reading(top, "10", 0.99), reading(bottom, "10", 0.96)])
+    assert not card.check and not card.disputed and card.corners == 2
+
+
 def test_near_duplicate_marks_of_one_index_count_once():
     index = index_of((300, 200), 30, "top-left", score=0.8)
     shifted = IndexCandidate(**{**index.__dict__, "x": index.x + 3, "y": index.y - 2, "score": 0.9})

@@ -141,13 +141,18 @@ def _strays(
     layout: _Layout, cards: Sequence[CardReading], lone: Sequence[int], size: float
 ) -> set[int]:
     """The lone unsure readings lying farther than STRAY_APART × ``size`` (the frame's median
-    card short side) from every other card; none where no card is read surely."""
+    card short side) from every other card; none where no card is read surely. A disputed
+    card (two sure codes at its corners, ``cards.py``) is a card, whatever else it is."""
     if all(card.check for card in cards):
         return set()
     distances = np.linalg.norm(layout.anchors[:, None] - layout.anchors[None], axis=2)
     np.fill_diagonal(distances, np.inf)
     nearest = distances.min(axis=1)
-    return {k for k in lone if cards[k].check and nearest[k] > STRAY_APART * size}
+    return {
+        k
+        for k in lone
+        if cards[k].check and not cards[k].disputed and nearest[k] > STRAY_APART * size
+    }
 
 
 # -- geometry --------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ moving away. A card is matched across frames by where it lies, its code is the o
 agree on (each frame's vote weighted by the classifier's confidence), and its confidence is
 that agreement spread over *all* the frames: a card seen in one frame of three, or read two
 ways, ends below the threshold and is flagged ``check``, never silently guessed. So does a
-card the verifier doubted in every frame that read it so (``CardReading.doubted``).
+card the verifier doubted in every frame that read it so (``CardReading.doubted``), or whose
+corners read as two sure codes in every such frame (``CardReading.disputed``).
 """
 
 from __future__ import annotations
@@ -141,6 +142,14 @@ def _tally(track: list[CardReading], frames: int, check_below: float) -> VotedCa
     shown = max((r for r in track if r.code == code), key=lambda r: r.confidence)
     corners = max(reading.corners for reading in track)  # both corners seen in any frame
     doubted = all(reading.doubted for reading in track if reading.code == code)
-    check = confidence < check_below or doubted
-    card = replace(shown, confidence=confidence, check=check, corners=corners, doubted=doubted)
+    disputed = all(reading.disputed for reading in track if reading.code == code)
+    check = confidence < check_below or doubted or disputed
+    card = replace(
+        shown,
+        confidence=confidence,
+        check=check,
+        corners=corners,
+        doubted=doubted,
+        disputed=disputed,
+    )
     return VotedCard(card, len(track), frames, dict(sorted(votes.items())))
