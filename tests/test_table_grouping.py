@@ -2,6 +2,7 @@
 (their labels as ideal readings, turned, and jittered as the recogniser errs)."""
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -218,8 +219,6 @@ def test_an_unsure_reading_far_from_every_card_is_a_stray_not_a_single():
 
 
 def test_a_disputed_card_far_from_every_card_is_never_a_stray():
-    from dataclasses import replace
-
     meld = fan("KR KB KR KB", 300, 300)
     disputed = replace(card("10", 300 + 4 * W, 300 + 3 * H, check=True), disputed=True)
     grouping = group_cards(shuffled([*meld, disputed]))

@@ -297,9 +297,8 @@ def test_crops_holding_a_small_readable_index_are_drawn_small_focus_times_as_oft
     assert weights[1] == pytest.approx(2 * weights[0])  # a small index alone
     assert weights[2] == pytest.approx(2 * WIDE_FOCUS * weights[0])  # a small word: both
     assert weights[3] == pytest.approx(weights[0])  # a hidden small one is not readable
-    np.testing.assert_allclose(
-        crop_weights(truths, np.array([1, 1, 1, 2])), np.array([1, 1, WIDE_FOCUS, 1]) / (3 + WIDE_FOCUS)
-    )
+    plain = np.array([1, 1, WIDE_FOCUS, 1]) / (3 + WIDE_FOCUS)
+    np.testing.assert_allclose(crop_weights(truths, np.array([1, 1, 1, 2])), plain)
     with pytest.raises(ValueError, match="positive"):
         crop_weights(truths, np.array([1, 1, 1, 2]), small_focus=0.0)
 

@@ -155,9 +155,7 @@ WIDE_FOCUS = 3.0  # how much more often a crop holding a readable wide index is 
 SMALL_INDEX = 6.0  # px on an index's short side below which the locator finds the fewest
 
 
-def crop_weights(
-    truths: np.ndarray, counts: np.ndarray, small_focus: float = 1.0
-) -> np.ndarray:
+def crop_weights(truths: np.ndarray, counts: np.ndarray, small_focus: float = 1.0) -> np.ndarray:
     """Sampling weights of the locator's crops, summing to 1. Words printed across a corner
     (LORD, JESTER, JOKER) are a few in a hundred indices, and a wide word looks like a tall
     index turned a quarter: the locator read them turned and too small. Crops that hold one

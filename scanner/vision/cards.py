@@ -283,7 +283,7 @@ def merge_cards(
     scale = size_scale(pairs)
     if scale != 1.0:  # paired again with the sizes measured: the reach is judged by them
         marks_read = [scaled(mark, scale) for mark in marks_read]
-        paired, absorbed, pairs = _pair_up(marks_read, codes)
+        paired, absorbed, _ = _pair_up(marks_read, codes)
     disputed = {
         kept
         for kept, gone in absorbed.items()

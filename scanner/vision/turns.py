@@ -40,7 +40,7 @@ def turned(tensor: np.ndarray, k: int) -> np.ndarray:
     height, width = planes.shape[1:]
     size = (height, width) if k == 2 else (width, height)
     out = np.empty((len(planes), *size), tensor.dtype)
-    for plane, into in zip(planes, out):
+    for plane, into in zip(planes, out, strict=True):
         cv2.rotate(plane, _ROTATE[k], dst=into)
     return out.reshape(*tensor.shape[:2], *size)
 
