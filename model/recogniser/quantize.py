@@ -82,7 +82,6 @@ def quantize(
     the same side of ``threshold`` everywhere. Raises ValueError, writing nothing, where they
     decide alike on less than MIN_AGREEMENT of those crops or a probability moves by more
     than MAX_CHANGE."""
-    import onnxruntime
     from onnxruntime.quantization import (
         CalibrationDataReader,
         CalibrationMethod,
@@ -92,6 +91,8 @@ def quantize(
     )
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
+    from scanner.vision.recogniser import open_session
+
     order = np.random.default_rng(seed).permutation(len(crops))
     half = min(CALIBRATION_CROPS, len(order) // 2)
     calibrate, check = crops[order[:half]], crops[order[half : 2 * half]]
@@ -100,7 +101,7 @@ def quantize(
             f"{len(crops)} crops are too few to calibrate {source.name} on and check it "
             f"(at least {2 * MIN_CROPS}): read more scenes"
         )
-    name = onnxruntime.InferenceSession(str(source)).get_inputs()[0].name
+    name = open_session(source, 1).get_inputs()[0].name
 
     class Reader(CalibrationDataReader):
         def __init__(self) -> None:
@@ -155,16 +156,9 @@ def _agreement(
 ) -> tuple[int, float, float]:
     """How many of ``crops`` decide (see ``quantize``), the share of them the two models
     decide alike, and the largest change of a probability over all ``crops``."""
-    import onnxruntime
+    from scanner.vision.recogniser import open_session, sigmoid, softmax
 
-    from scanner.vision.recogniser import sigmoid, softmax
-
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1
-    sessions = [
-        onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        for path in (source, quantized)
-    ]
+    sessions = [open_session(path, 1) for path in (source, quantized)]
     floats, ints = (
         np.concatenate(
             [

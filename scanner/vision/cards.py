@@ -279,17 +279,18 @@ def merge_cards(
             unique.append(reading)
     marks_read = [r.index for r in unique]
     codes = [r.code for r in unique]
-    paired, absorbed, pairs = _pair_up(marks_read, codes)
+    absorbed, pairs = _pair_up(marks_read, codes)
     scale = size_scale(pairs)
     if scale != 1.0:  # paired again with the sizes measured: the reach is judged by them
         marks_read = [scaled(mark, scale) for mark in marks_read]
-        paired, absorbed, _ = _pair_up(marks_read, codes)
+        absorbed, _ = _pair_up(marks_read, codes)
     disputed = {
         kept
         for kept, gone in absorbed.items()
         if codes[kept] != codes[gone] and unique[gone].confidence >= DISPUTE_SURE
     }
     gone, cards = set(absorbed.values()), []
+    paired = gone | absorbed.keys()
     for n, reading in enumerate(unique):
         if n in gone:
             continue
@@ -304,12 +305,11 @@ def merge_cards(
 
 def _pair_up(
     marks: Sequence[IndexCandidate], codes: Sequence[str]
-) -> tuple[set[int], dict[int, int], list[tuple[IndexCandidate, IndexCandidate]]]:
-    """Each mark paired at most once, best pairs first (``_pairs``): the marks paired, the
-    less confident mark of each pair by the mark it joins (``marks`` run surest first), and
-    the pairs."""
-    paired: set[int] = set()
+) -> tuple[dict[int, int], list[tuple[IndexCandidate, IndexCandidate]]]:
+    """Each mark paired at most once, best pairs first (``_pairs``): the less confident mark
+    of each pair by the mark it joins (``marks`` run surest first), and the pairs."""
     absorbed: dict[int, int] = {}
+    paired: set[int] = set()
     pairs = []
     for first, second in _pairs(marks, codes):
         if first in paired or second in paired:
@@ -317,7 +317,7 @@ def _pair_up(
         paired.update((first, second))
         absorbed[first] = second  # the less confident of the two
         pairs.append((marks[first], marks[second]))
-    return paired, absorbed, pairs
+    return absorbed, pairs
 
 
 def scaled(index: IndexCandidate, scale: float) -> IndexCandidate:

@@ -31,10 +31,16 @@ class IndexPlace(Protocol):
     def index_w(self) -> float: ...
 
 
+def _scale_and_shift(contract: Contract) -> tuple[np.float32, np.float32]:
+    """(pixel / 255 - MEAN) / STD as pixel × scale - shift, in float32."""
+    return np.float32(1 / (255 * contract.std)), np.float32(contract.mean / contract.std)
+
+
 def normalise(pixels: np.ndarray, contract: Contract) -> np.ndarray:
     """uint8 RGB [..., H, W, 3] → float32 [..., 3, H, W], (pixel / 255 - MEAN) / STD."""
-    scaled = pixels.astype(np.float32) * np.float32(1 / (255 * contract.std))
-    scaled -= np.float32(contract.mean / contract.std)
+    scale, shift = _scale_and_shift(contract)
+    scaled = pixels.astype(np.float32) * scale
+    scaled -= shift
     return np.moveaxis(scaled, -1, -3)
 
 
@@ -59,8 +65,7 @@ def locator_input(frame: np.ndarray, contract: Contract) -> np.ndarray:
     tensor = np.empty((1, 3, padded_h, padded_w), np.float32)
     if (padded_h, padded_w) != (height, width):
         tensor.fill(0.0)
-    scale = np.float32(1 / (255 * contract.std))
-    shift = np.float32(contract.mean / contract.std)
+    scale, shift = _scale_and_shift(contract)
     for channel, plane in enumerate(cv2.split(frame)):
         into = tensor[0, channel, :height, :width]
         np.multiply(plane, scale, out=into, dtype=np.float32)
