@@ -118,6 +118,22 @@ def export_verifier(work: Path, out: Path) -> Path:
     return out / "verifier.onnx"
 
 
+def export_refiner(work: Path, out: Path) -> Path:
+    """The trained refiner as ``out/refiner.onnx`` ("around" → "geometry")."""
+    from model.recogniser.train import load_trained
+
+    out.mkdir(parents=True, exist_ok=True)
+    side = spec.REFINE_SIDE
+    _export(
+        load_trained("refiner", work),
+        torch.randn(8, 3, side, side),
+        out / "refiner.onnx",
+        ("around", "geometry"),
+        {"around": {0: "n"}, "geometry": {0: "n"}},
+    )
+    return out / "refiner.onnx"
+
+
 def export_all(work: Path, out: Path) -> None:
     from model.recogniser.train import load_trained
 
@@ -127,6 +143,8 @@ def export_all(work: Path, out: Path) -> None:
     export_models(load_trained(locator, work), load_trained("classifier", work), out)
     if (work / "verifier.ckpt").exists():
         export_verifier(work, out)
+    if (work / "refiner.ckpt").exists():
+        export_refiner(work, out)
     curves = draw_curves(work)
     if curves is not None:
         (out / "docs").mkdir(parents=True, exist_ok=True)

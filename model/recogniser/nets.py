@@ -4,7 +4,8 @@ Locator: a depthwise-separable encoder down to 1/32 and a light feature pyramid 
 of the frame, ending in the heads of ``spec`` (CenterNet-style); the ``fine`` locator has one
 more block at 1/2 and two more at 1/4, for indices only a few pixels wide (see ``grow.py``).
 Classifier: a small VGG-like stack on 48×32 upright index crops. Verifier: a smaller one on 48×48
-crops of an index with the card around it.
+crops of an index with the card around it. Refiner: another on 32×32 crops around a mark, giving
+where the index truly lies.
 """
 
 from __future__ import annotations
@@ -120,6 +121,28 @@ class Verifier(nn.Module):
             nn.Flatten(),
             nn.Dropout(0.2),
             nn.Linear(64, 1),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)
+
+
+class Refiner(nn.Module):
+    """Where does the index a mark was made for truly lie? A square crop centred on the mark
+    (``spec.REFINE_*``) → its centre, size and angle against the mark's (``spec.REFINED``).
+    Flattened, not pooled: the answer is a place in the crop."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            conv_bn(3, 16),
+            conv_bn(16, 24, 2),  # 16×16
+            conv_bn(24, 32),
+            conv_bn(32, 48, 2),  # 8×8
+            conv_bn(48, 64),
+            conv_bn(64, 64, 2),  # 4×4
+            nn.Flatten(),
+            nn.Linear(64 * 4 * 4, len(spec.REFINED)),
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

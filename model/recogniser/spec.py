@@ -92,3 +92,14 @@ VERIFY_BELOW = 0.1  # on-card probability below which a reading touching no othe
 # … unless the classifier reads it at least this sure: then it is kept and asks for a check (a
 # real card lying alone on a background unlike the training tables is never silently lost)
 VERIFY_ASK_FROM = 0.8
+
+# -- the refiner (a fourth, optional model: ``refiner.onnx``) -------------------------------------
+# Input "around": float32 [N, 3, REFINE_SIDE, REFINE_SIDE], normalised as above: a square crop
+# centred on a mark, turned like it, REFINE_SCALE of its extent (``crop_extent``) wide, so an
+# index the locator measured half or twice its size still lies inside. Output "geometry":
+# float32 [N, 5]: where the index truly lies against the mark (``REFINED``): its centre along and
+# down the mark in the mark's extents, the logs of its height and width over the mark's, and
+# its angle less the mark's in radians.
+REFINE_SIDE = 32
+REFINE_SCALE = 2.5
+REFINED = ("along", "down", "log_height", "log_width", "turn")

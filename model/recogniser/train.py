@@ -373,11 +373,12 @@ def _divergence(logits: torch.Tensor, kept: torch.Tensor) -> torch.Tensor:
 
 def load_trained(kind: str, work: Path) -> nn.Module:
     """The model a checkpoint in ``work`` holds: "locator", "locator-tuned", "locator-grown",
-    "classifier" or "verifier"."""
-    from model.recogniser.nets import Verifier
+    "classifier", "verifier" or "refiner"."""
+    from model.recogniser.nets import Refiner, Verifier
 
     makers = {
         "verifier": Verifier,
+        "refiner": Refiner,
         "locator": Locator,
         "locator-tuned": Locator,
         "locator-grown": lambda: Locator(fine=True),
@@ -402,6 +403,18 @@ def train_and_export_verifier(args: argparse.Namespace) -> None:
     export_verifier(args.work, args.out)
 
 
+def train_and_export_refiner(args: argparse.Namespace) -> None:
+    """Cut the refiner's crops from the scenes' labels, train it, export it beside the others."""
+    from model.recogniser.export import export_refiner
+    from model.recogniser.refine import cut_refiner_samples, train_refiner
+
+    samples = args.work / "refiner-samples.npz"
+    if not samples.exists():
+        cut_refiner_samples([args.scenes], samples, seed=args.seed)
+    train_refiner(samples, args.work, args.refiner_steps, args.batch * 8, args.seed)
+    export_refiner(args.work, args.out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m model.recogniser.train")
     parser.add_argument(
@@ -414,6 +427,7 @@ def main(argv: list[str] | None = None) -> int:
             "grow",
             "tune",
             "verifier",
+            "refiner",
             "export",
             "average",
             "quantize",
@@ -473,6 +487,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--verifier-steps", type=int, default=3000, help="(0: `all` trains no verifier)"
+    )
+    parser.add_argument(
+        "--refiner-steps", type=int, default=8000, help="(0: `all` trains no refiner)"
     )
     parser.add_argument(
         "--verify-with",
@@ -579,6 +596,8 @@ def main(argv: list[str] | None = None) -> int:
         export_all(args.work, args.out)
     if args.stage == "verifier" or (args.stage == "all" and args.verifier_steps > 0):
         train_and_export_verifier(args)
+    if args.stage == "refiner" or (args.stage == "all" and args.refiner_steps > 0):
+        train_and_export_refiner(args)
     if args.stage == "average":
         from model.recogniser.average import average_onnx, kind_of
 

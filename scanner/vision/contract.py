@@ -54,6 +54,8 @@ class Contract:
     verify_shift: float
     verify_below: float
     verify_ask_from: float
+    refine_side: int
+    refine_scale: float
 
     @classmethod
     def from_spec(cls) -> Contract:
@@ -111,6 +113,8 @@ class Contract:
             problems.append("crop size, CROP_SCALE and STD must be positive")
         if self.verify_side < 1 or self.verify_scale <= 0:
             problems.append("VERIFY_SIDE and VERIFY_SCALE must be positive")
+        if self.refine_side < 1 or self.refine_scale <= 0:
+            problems.append("REFINE_SIDE and REFINE_SCALE must be positive")
         if self.scale_up_below > 0 and not (
             self.scale_up_to > 0 and self.scale_up_most >= 1 and self.scale_up_pixels > 0
         ):

@@ -100,7 +100,7 @@ def upright_crops(
     """Upright crops around each index as the classifier reads them: uint8 [N, CROP_H, CROP_W,
     3]. Beyond the frame's edge the edge pixels repeat, as in training."""
     matrices = [crop_matrix(place, contract) for place in places]
-    return _warped(frame, matrices, (contract.crop_w, contract.crop_h))
+    return warped(frame, matrices, (contract.crop_w, contract.crop_h))
 
 
 def context_matrix(place: IndexPlace, contract: Contract) -> np.ndarray:
@@ -129,12 +129,12 @@ def context_crops(
 ) -> np.ndarray:
     """Square crops of each index with its surroundings, as the verifier reads them: uint8 [N,
     VERIFY_SIDE, VERIFY_SIDE, 3], edge pixels repeated beyond the frame."""
-    return _warped(
+    return warped(
         frame, [context_matrix(place, contract) for place in places], (contract.verify_side,) * 2
     )
 
 
-def _warped(frame: np.ndarray, matrices: Sequence[np.ndarray], size: tuple[int, int]) -> np.ndarray:
+def warped(frame: np.ndarray, matrices: Sequence[np.ndarray], size: tuple[int, int]) -> np.ndarray:
     check_frame(frame)
     width, height = size
     crops = np.empty((len(matrices), height, width, 3), np.uint8)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from model.recogniser import spec
 from scanner.vision import closer
 from scanner.vision.cards import CardReading, IndexReading, merge_cards, suppress_duplicates
 from scanner.vision.contract import Contract
@@ -24,6 +25,7 @@ from scanner.vision.preprocess import (
     locator_input,
     normalise,
 )
+from scanner.vision.refine import refine_crops, refined_place
 from scanner.vision.scale import scaled_back, scaled_frame, working_scale
 from scanner.vision.strips import heads_in_strips
 from scanner.vision.turns import TURN_CHOICES, mean_heads
@@ -33,6 +35,8 @@ log = logging.getLogger(__name__)
 LOCATOR_FILE = "locator.onnx"
 CLASSIFIER_FILE = "classifier.onnx"
 VERIFIER_FILE = "verifier.onnx"  # optional: without it no reading is doubted
+REFINER_FILE = "refiner.onnx"  # optional: without it a doubtful mark is read where it was made
+OPTIONAL_FILES = (VERIFIER_FILE, REFINER_FILE)
 # The classifier and verifier in 8-bit integers (model/recogniser/quantize.py), read in their
 # place where they lie beside the float files they were made from: 1.8 times as fast a crop,
 # deciding as the float models do on every crop they read at least 0.5 sure.
@@ -119,8 +123,8 @@ def _open_model(folder: Path, name: str, quantized: bool, threads: int):
     asked for, there, and made from the float file beside it as that file is now (a twin left
     behind when the float model was trained again is passed over, with a warning), else the
     float file; None when neither is there and the model is optional."""
-    path, twin = folder / name, folder / INT8_FILES[name]
-    if quantized and twin.exists():
+    path, twin = folder / name, folder / INT8_FILES.get(name, name)
+    if quantized and twin != path and twin.exists():
         session = open_session(twin, threads)
         made_from = session.get_modelmeta().custom_metadata_map.get(FLOAT_DIGEST)
         if not path.exists() or made_from == file_digest(path):
@@ -132,7 +136,7 @@ def _open_model(folder: Path, name: str, quantized: bool, threads: int):
             path.name,
             path.name,
         )
-    if name == VERIFIER_FILE and not path.exists():
+    if name in OPTIONAL_FILES and not path.exists():
         return None, path
     return open_session(path, threads), path
 
@@ -188,6 +192,7 @@ class Recogniser:
         look_closer: bool = True,
         rescale: bool = True,
         files: tuple[str, ...] = (),
+        refiner=None,
     ) -> None:
         self._turns = _quarter_turns(turns)
         self.files = files  # the model files read, by name: which twins, for the benches
@@ -196,6 +201,7 @@ class Recogniser:
         self._locator = locator
         self._classifier = classifier
         self._verifier = verifier
+        self._refiner = refiner
         self.contract = contract
         self._names = names
         batch = classifier.get_inputs()[0].shape[0]
@@ -237,7 +243,11 @@ class Recogniser:
         verifier, verifier_path = _open_model(folder, VERIFIER_FILE, quantized, threads)
         if verifier is not None:
             names["context"], names["logit"] = _names(verifier, "context", "logit", verifier_path)
+        refiner, refiner_path = _open_model(folder, REFINER_FILE, quantized, threads)
+        if refiner is not None:
+            names["around"], names["geometry"] = _names(refiner, "around", "geometry", refiner_path)
         read = (locator_path, classifier_path) + ((verifier_path,) if verifier else ())
+        read += (refiner_path,) if refiner else ()
         recogniser = cls(
             locator,
             classifier,
@@ -248,6 +258,7 @@ class Recogniser:
             look_closer,
             rescale,
             tuple(path.name for path in read),
+            refiner,
         )
         recogniser.warm_up()
         return recogniser
@@ -276,6 +287,13 @@ class Recogniser:
             if logits.shape != (2, 1):
                 raise RecogniserError(
                     f"the verifier gives {logits.shape} for 2 crops, the contract [N, 1]"
+                )
+        if self._refiner is not None:
+            side, parts = c.refine_side, len(spec.REFINED)
+            geometry = self._run_refiner(np.zeros((2, 3, side, side), np.float32))
+            if geometry.shape != (2, parts):
+                raise RecogniserError(
+                    f"the refiner gives {geometry.shape} for 2 crops, the contract [N, {parts}]"
                 )
 
     def read(self, frame: np.ndarray, deck: str | None = None) -> Reading:
@@ -425,6 +443,7 @@ class Recogniser:
             IndexReading(candidate, codes[n], confidence[n]) for n, candidate in enumerate(clear)
         ]
         readings = self._read_again(frame, readings, deck)
+        readings = self._refine(frame, readings, deck)
         if self._look_closer:
             readings = self._closer(frame, readings, deck)
         if faint:  # read once: turning every faint mark would cost more than it finds
@@ -435,6 +454,41 @@ class Recogniser:
                 if codes[n] != self.contract.not_an_index and confidence[n] >= FAINT_SURE
             ]
         return readings, deck
+
+    def _run_refiner(self, crops: np.ndarray) -> np.ndarray:
+        feed = {self._names["around"]: crops}
+        (geometry,) = self._refiner.run([self._names["geometry"]], feed)
+        return geometry
+
+    def _refine(
+        self, frame: np.ndarray, readings: list[IndexReading], deck: str | None
+    ) -> list[IndexReading]:
+        """A mark still read "not an index", or unsurely, read again where the refiner says
+        its index lies (``refine.py``), kept as ``_read_again`` keeps a turned reading."""
+        none = self.contract.not_an_index
+        doubtful = [
+            n for n, r in enumerate(readings) if r.code == none or r.confidence < UNSURE_BELOW
+        ]
+        if self._refiner is None or not doubtful:
+            return readings
+        places = [readings[n].index for n in doubtful]
+        geometry = np.concatenate(
+            [
+                self._run_refiner(
+                    normalise(refine_crops(frame, places[start : start + self._batch], self.contract), self.contract)
+                )
+                for start in range(0, len(places), self._batch)
+            ]
+        )
+        moved = [refined_place(place, row, self.contract) for place, row in zip(places, geometry, strict=True)]
+        codes, confidence = self._read(frame, moved, deck)
+        kept = list(readings)
+        for k, n in enumerate(doubtful):
+            # "not an index" where the mark was made is no doubt about the index beside it
+            before = 0.0 if readings[n].code == none else readings[n].confidence
+            if codes[k] != none and confidence[k] >= RETRY_CONFIDENCE and confidence[k] > before:
+                kept[n] = IndexReading(moved[k], codes[k], confidence[k])
+        return kept
 
     def _closer(
         self, frame: np.ndarray, readings: list[IndexReading], deck: str | None
