@@ -124,6 +124,41 @@ def test_the_verifier_learns_from_a_locator_s_marks_and_exports(scenes, tmp_path
     assert (work / "verifier-samples.npz").stat().st_mtime_ns == stamp
 
 
+def test_the_refiner_learns_from_drawn_misses_and_a_locator_s_marks_and_exports(scenes, tmp_path):
+    from model.recogniser.refine import MOST_TURN
+    from scanner.vision.recogniser import default_model_dir
+
+    shipped = default_model_dir() / "locator.onnx"
+    if not shipped.is_file():
+        pytest.skip("no shipped locator to mark the scenes")
+    work, out = tmp_path / "work", tmp_path / "out"
+    args = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
+    steps = ["--refiner-steps", "4", "--batch", "2", "--verify-with", str(shipped)]
+    assert train(["refiner", *args, *steps]) == 0
+    side = spec.REFINE_SIDE
+    for name in ("refiner-samples.npz", "refiner-mined.npz"):
+        samples = np.load(work / name)
+        assert samples["crops"].shape[1:] == (side, side, 3)
+        assert samples["targets"].shape == (len(samples["crops"]), len(spec.REFINED))
+        assert np.abs(samples["targets"][:, 4]).max() <= np.radians(MOST_TURN) + 1e-6
+    drawn = np.load(work / "refiner-samples.npz")["targets"]
+    assert np.abs(drawn).mean(axis=0)[2] > 0.1  # the drawn marks are measured wrong
+    state = torch.load(work / "refiner.ckpt", weights_only=False)
+    assert state["step"] == 4 and {"along", "turn"} <= set(state["history"][-1])
+    import onnxruntime
+
+    refiner = onnxruntime.InferenceSession(str(out / "refiner.onnx"))
+    geometry = refiner.run(None, {"around": np.zeros((3, 3, side, side), np.float32)})[0]
+    assert geometry.shape == (3, len(spec.REFINED))
+    # a locator that marks nothing leaves no mined samples behind, and says why
+    blank, untrained = tmp_path / "blank.onnx", tmp_path / "untrained"
+    blank_locator(blank)
+    again = [*args[:2], "--work", str(untrained), "--out", str(out), "--verify-with", str(blank)]
+    with pytest.raises(ValueError, match="marks no labelled index"):
+        train(["refiner", *again, "--refiner-steps", "4"])
+    assert not (untrained / "refiner-mined.npz").exists()
+
+
 def convolutions(path) -> int:
     import onnx
 
@@ -134,7 +169,8 @@ def test_all_mines_with_the_first_round_s_locator_then_restarts_and_grows_it(sce
     work, out = tmp_path / "work", tmp_path / "out"
     args = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
     steps = ["--locator-steps", "3", "--locator-more", "2", "--classifier-steps", "2"]
-    steps += ["--grow-steps", "2", "--verifier-steps", "0", "--calibration-scenes", "0"]
+    steps += ["--grow-steps", "2", "--verifier-steps", "0", "--refiner-steps", "0"]
+    steps += ["--calibration-scenes", "0"]
     # (a 5-step locator marks nothing: nothing to learn from or to calibrate on)
     assert train(["all", *args, *steps, "--batch", "2"]) == 0
     assert torch.load(work / "locator.ckpt", weights_only=False)["step"] == 5
@@ -253,7 +289,7 @@ def test_tune_goes_on_from_a_shipped_locator_and_ships_the_tuned_one(scenes, tmp
     work, out = tmp_path / "work", tmp_path / "out"
     args = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
     steps = ["--locator-steps", "2", "--locator-more", "--classifier-steps", "2", "--batch", "2"]
-    assert train(["all", *args, *steps, "--verifier-steps", "0"]) == 0
+    assert train(["all", *args, *steps, "--verifier-steps", "0", "--refiner-steps", "0"]) == 0
     shipped = out / "locator.onnx"
     start = shipped.read_bytes()
     tune = ["--tune-from", str(shipped), "--tune-steps", "3", "--small-focus", "2"]

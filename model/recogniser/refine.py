@@ -1,8 +1,10 @@
 """The refiner: where the index a mark was made for truly lies (see ``scanner/vision/refine.py``).
 
-It learns from the labelled indices of the training scenes, each marked as the locator marks
-small indices: moved off its centre, measured too small or too large, turned a little. Its
-target is the way back (``spec.REFINED``), which ``scanner.vision.refine.refined_place`` takes.
+It learns from two kinds of marks on the training scenes: each labelled index marked as the
+locator marks small indices (moved off its centre, measured too small or too large, turned a
+little: ``missed_mark``), and the trained locator's own marks (``mine_refiner_samples``). Its
+target is the way back to the index (``spec.REFINED``), which
+``scanner.vision.refine.refined_place`` takes.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ MIN_VISIBLE = 0.7  # indices less visible than this are not learnt from, as for 
 NEAR_SHIFT, FAR_SHIFT, FAR_SHARE = 0.06, 0.18, 0.4
 SIZE_SPREAD, SHAPE_SPREAD = 0.3, 0.12
 TURN_SPREAD, WIDE_TURN_SPREAD, WIDE_TURN_SHARE, MOST_TURN = 8.0, 20.0, 0.25, 40.0
+# A mined mark within this many of an index's heights of its centre was made for it; marks down
+# to the recogniser's faint ones are mined (they are read too).
+MINE_REACH, MINE_PEAK = 0.6, 0.1
 
 
 @dataclass(frozen=True)
@@ -108,23 +113,75 @@ def cut_refiner_samples(folders: list[Path], out: Path, *, seed: int = 0, every:
     return out
 
 
-def train_refiner(samples: Path, work: Path, steps: int, batch: int, seed: int) -> nn.Module:
-    """An L1 loss on every part of the answer; the crops' light and colour jittered."""
+def _nearest_truth(mark, truths: list[IndexTruth]) -> IndexTruth | None:
+    """The index ``mark`` was made for: the nearest well-seen index within MINE_REACH of its
+    height, read within MOST_TURN of its angle; None when there is none."""
+    best, best_distance = None, MINE_REACH
+    for truth in truths:
+        distance = math.hypot(mark.x - truth.centre[0], mark.y - truth.centre[1]) / truth.height
+        if distance < best_distance and abs(_wrapped(mark.angle - truth.angle)) <= MOST_TURN:
+            best, best_distance = truth, distance
+    return best
+
+
+def mine_refiner_samples(scenes: Path, locator: Path, out: Path, *, every: int = 1) -> Path:
+    """The ``locator`` ONNX file's own marks on every ``every``-th scene of ``scenes``, read
+    as the recogniser reads (``mine.locator_marks``), each made for a labelled index: its crop
+    and the way back to that index. What the locator really misses, beside the drawn misses of
+    ``cut_refiner_samples``."""
+    from model.recogniser.mine import locator_marks
+    from scanner.vision.contract import Contract
+    from scanner.vision.refine import refine_crops
+
+    contract = Contract.from_spec()
+    crops, targets = [], []
+    paths = scene_files(scenes)[::every]
+    for frame, labels, marks in locator_marks(
+        paths, locator, MINE_PEAK, (0, 1, 2, 3), "refiner marks"
+    ):
+        truths = [t for t in index_truths(labels) if t.visible >= MIN_VISIBLE]
+        pairs = [(mark, _nearest_truth(mark, truths)) for mark in marks]
+        pairs = [(mark, truth) for mark, truth in pairs if truth is not None]
+        if not pairs:
+            continue
+        crops.append(refine_crops(frame, [mark for mark, _ in pairs], contract))
+        targets += [geometry_target(truth, mark) for mark, truth in pairs]
+    if not targets:
+        raise ValueError(f"{locator} marks no labelled index in {scenes}: is the locator trained?")
+    temporary = out.with_suffix(".tmp.npz")
+    np.savez(temporary, crops=np.concatenate(crops), targets=np.stack(targets))
+    temporary.replace(out)
+    print(f"mined {len(targets)} refiner crops from {len(paths)} scenes")
+    return out
+
+
+def train_refiner(
+    samples: Path, work: Path, steps: int, batch: int, seed: int, mined: Path | None = None
+) -> nn.Module:
+    """An L1 loss on every part of the answer; the crops' light and colour jittered. With
+    ``mined`` (``mine_refiner_samples``), half of every batch is the locator's own marks."""
     from model.recogniser.nets import Refiner
     from model.recogniser.train import normalise, run_steps
     from model.recogniser.verify import colour_jitter
 
     torch.manual_seed(seed)
-    data = np.load(samples)
-    crops, targets = data["crops"], data["targets"].astype(np.float32)
+    sets = [np.load(path) for path in (samples, mined) if path is not None]
+    sets = [(data["crops"], data["targets"].astype(np.float32)) for data in sets]
+    shares = [batch // len(sets)] * len(sets)
+    shares[0] += batch - sum(shares)
     model = Refiner()
 
     def batch_loss(step: int, generator: torch.Generator):
-        pick = torch.randint(len(crops), (batch,), generator=generator).numpy()
-        x = colour_jitter(normalise(crops[pick]), generator)
-        y = torch.from_numpy(targets[pick])
+        picked = [
+            (crops[picks], targets[picks])
+            for (crops, targets), share in zip(sets, shares, strict=True)
+            for picks in [torch.randint(len(crops), (share,), generator=generator).numpy()]
+        ]
+        x = colour_jitter(normalise(np.concatenate([crops for crops, _ in picked])), generator)
+        y = torch.from_numpy(np.concatenate([targets for _, targets in picked]))
         errors = (model(x) - y).abs()
-        parts = {name: float(errors[:, k].mean()) for k, name in enumerate(spec.REFINED)}
+        means = errors.detach().mean(dim=0)
+        parts = {name: float(means[k]) for k, name in enumerate(spec.REFINED)}
         return errors.mean(), parts
 
     history = run_steps("refiner", model, [(steps, REFINER_RATE)], work, batch_loss, seed)

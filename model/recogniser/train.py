@@ -4,9 +4,9 @@ Every ``CHECKPOINT_EVERY`` steps the model, optimiser, step, losses and random s
 ``<work>/<name>.ckpt`` (written to a temporary file, then renamed); starting again resumes
 from there. ``python -m model.recogniser.train --help`` lists the stages; ``make model`` runs
 them all: cut, the locator's first round, mining, the classifier, the locator's warm restarts,
-(given ``--grow-steps``) the grown locator, export, then the verifier (``verify.py``), mined
-with the exported locator. ``--classifier-from`` and ``--grow-from``
-start from a shipped ONNX model instead (``onnx_weights.py``).
+(given ``--grow-steps``) the grown locator, export, then the verifier (``verify.py``) and
+the refiner (``refine.py``), mined with the exported locator. ``--classifier-from`` and
+``--grow-from`` start from a shipped ONNX model instead (``onnx_weights.py``).
 """
 
 from __future__ import annotations
@@ -404,14 +404,17 @@ def train_and_export_verifier(args: argparse.Namespace) -> None:
 
 
 def train_and_export_refiner(args: argparse.Namespace) -> None:
-    """Cut the refiner's crops from the scenes' labels, train it, export it beside the others."""
+    """Cut the refiner's drawn misses from the scenes' labels and mine the exported locator's
+    own marks (the finished one, as for the verifier), train it, export it beside the others."""
     from model.recogniser.export import export_refiner
-    from model.recogniser.refine import cut_refiner_samples, train_refiner
+    from model.recogniser.refine import cut_refiner_samples, mine_refiner_samples, train_refiner
 
-    samples = args.work / "refiner-samples.npz"
+    samples, mined = args.work / "refiner-samples.npz", args.work / "refiner-mined.npz"
     if not samples.exists():
         cut_refiner_samples([args.scenes], samples, seed=args.seed)
-    train_refiner(samples, args.work, args.refiner_steps, args.batch * 8, args.seed)
+    if not mined.exists():
+        mine_refiner_samples(args.scenes, args.verify_with or args.out / "locator.onnx", mined)
+    train_refiner(samples, args.work, args.refiner_steps, args.batch * 8, args.seed, mined)
     export_refiner(args.work, args.out)
 
 
@@ -494,7 +497,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--verify-with",
         type=Path,
-        help="`verifier`: the ONNX locator whose marks it learns from (default: --out's)",
+        help="`verifier`, `refiner`: the ONNX locator whose marks they learn from (default: "
+        "--out's)",
     )
     parser.add_argument(
         "--average-from",
