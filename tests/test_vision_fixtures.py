@@ -61,10 +61,11 @@ def test_scan_cli_reads_a_fixture(cli):
 def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
     """A crop of a busy validation scene (``handfoot synth --count 100 --seed 7777 --split
     test``, scene 37): the second 7B of a fan, its index 6 px wide, marked with its angle off
-    and called "not an index" unless the locator sees it scaled up (``closer.py``)."""
+    and called "not an index" unless the locator sees it scaled up (``closer.py``) or the
+    refiner says where it lies (``refine.py``)."""
     frame = read_image(FIXTURES / "closer" / "busy-7777-37.png")
-    plain = Recogniser.load(look_closer=False, rescale=False).read(frame).cards
-    closer = Recogniser.load(rescale=False).read(frame).cards
+    plain = Recogniser.load(look_closer=False, rescale=False, refine=False).read(frame).cards
+    closer = Recogniser.load(rescale=False, refine=False).read(frame).cards
     gained = Counter(card.code for card in closer) - Counter(card.code for card in plain)
     assert gained == Counter({"7B": 1})
     assert {card.index_box for card in plain} < {card.index_box for card in closer}
@@ -72,13 +73,20 @@ def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
     x0, y0, x1, y1 = new.index_box
     assert abs((x0 + x1) / 2 - 96) < 6 and abs((y0 + y1) / 2 - 95) < 6
     assert new.confidence > 0.9 and not new.check
+    refined = Recogniser.load(look_closer=False, rescale=False).read(frame).cards
+    gained = Counter(card.code for card in refined) - Counter(card.code for card in plain)
+    assert gained == Counter({"7B": 1})
+    (new,) = [card for card in refined if card.index_box not in {c.index_box for c in plain}]
+    x0, y0, x1, y1 = new.index_box
+    assert abs((x0 + x1) / 2 - 96) < 6 and abs((y0 + y1) / 2 - 95) < 6
+    assert not new.check
 
 
 def test_a_closer_reading_too_unsure_to_count_alone_is_not_taken(monkeypatch):
     """Replacing "not an index" with a closer reading below the contract's MIN_CONFIDENCE made
     a third of such readings phantoms or wrong codes on validation scenes."""
     frame = read_image(FIXTURES / "closer" / "busy-7777-37.png")
-    unsure = Recogniser.load(rescale=False)
+    unsure = Recogniser.load(rescale=False, refine=False)
     read = unsure._read
     floor = unsure.contract.min_confidence
 
@@ -87,7 +95,7 @@ def test_a_closer_reading_too_unsure_to_count_alone_is_not_taken(monkeypatch):
         return codes, [min(sure, floor - 0.01) for sure in confidence]
 
     monkeypatch.setattr(unsure, "_read", less_sure)
-    plain = Recogniser.load(look_closer=False, rescale=False).read(frame).cards
+    plain = Recogniser.load(look_closer=False, rescale=False, refine=False).read(frame).cards
     assert {card.index_box for card in unsure.read(frame).cards} == {c.index_box for c in plain}
 
 

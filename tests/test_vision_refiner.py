@@ -167,6 +167,9 @@ def test_a_mark_read_not_an_index_is_read_again_where_the_refiner_says(folders):
     x0, y0, x1, y1 = card.index_box
     assert ((x0 + x1) / 2, (y0 + y1) / 2) == pytest.approx((x, y), abs=0.5)
     assert (x1 - x0, y1 - y0) == pytest.approx((8 * SHRINK, 16 * SHRINK), abs=0.5)
+    # told not to refine, a folder holding a refiner reads as one without
+    unrefined = Recogniser.load(refined, turns=1, refine=False)
+    assert REFINER_FILE not in unrefined.files and unrefined.read(frame).cards == ()
 
 
 def test_a_refiner_of_the_wrong_shape_is_refused(folders, tmp_path):

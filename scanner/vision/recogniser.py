@@ -223,6 +223,7 @@ class Recogniser:
         look_closer: bool = True,
         rescale: bool = True,
         quantized: bool = True,
+        refine: bool = True,
     ) -> Recogniser:
         """The models from ``model_dir`` (default: the ``model`` package), on ``threads``
         threads each, warmed up on a blank frame: the locator, the classifier and, where the
@@ -232,8 +233,9 @@ class Recogniser:
         "not an index" are located again scaled up (``closer.py``). ``rescale``: a frame of
         small indices is read scaled up (``scale.py``). ``quantized``: the int8 classifier and
         verifier are read where the folder holds them, made from its float files as they are
-        (INT8_FILES), the float ones otherwise. Raises :class:`RecogniserError` when a file is
-        missing or does not follow the contract."""
+        (INT8_FILES), the float ones otherwise. ``refine``: the refiner is read where the
+        folder holds one (False: as if it held none). Raises :class:`RecogniserError` when a
+        file is missing or does not follow the contract."""
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         if threads < 1:
             raise RecogniserError(f"threads must be at least 1, not {threads}")
@@ -248,7 +250,9 @@ class Recogniser:
         verifier, verifier_path = _open_model(folder, VERIFIER_FILE, quantized, threads)
         if verifier is not None:
             names["context"], names["logit"] = _names(verifier, "context", "logit", verifier_path)
-        refiner, refiner_path = _open_model(folder, REFINER_FILE, quantized, threads)
+        refiner, refiner_path = None, folder / REFINER_FILE
+        if refine:
+            refiner, refiner_path = _open_model(folder, REFINER_FILE, quantized, threads)
         if refiner is not None:
             names["around"], names["geometry"] = _names(refiner, "around", "geometry", refiner_path)
         read = (locator_path, classifier_path) + ((verifier_path,) if verifier else ())
