@@ -102,36 +102,26 @@ def export_models(locator, classifier, out: Path) -> dict:
     return meta
 
 
-def export_verifier(work: Path, out: Path) -> Path:
-    """The trained verifier as ``out/verifier.onnx`` ("context" → "logit")."""
+def _export_square(kind: str, side: int, names: tuple[str, str], work: Path, out: Path) -> Path:
+    """The trained ``kind`` model, which reads square crops of ``side`` px, as
+    ``out/<kind>.onnx`` (``names``: its input and output)."""
     from model.recogniser.train import load_trained
 
     out.mkdir(parents=True, exist_ok=True)
-    side = spec.VERIFY_SIDE
-    _export(
-        load_trained("verifier", work),
-        torch.randn(8, 3, side, side),
-        out / "verifier.onnx",
-        ("context", "logit"),
-        {"context": {0: "n"}, "logit": {0: "n"}},
-    )
-    return out / "verifier.onnx"
+    path = out / f"{kind}.onnx"
+    dynamic = {name: {0: "n"} for name in names}
+    _export(load_trained(kind, work), torch.randn(8, 3, side, side), path, names, dynamic)
+    return path
+
+
+def export_verifier(work: Path, out: Path) -> Path:
+    """The trained verifier as ``out/verifier.onnx`` ("context" → "logit")."""
+    return _export_square("verifier", spec.VERIFY_SIDE, ("context", "logit"), work, out)
 
 
 def export_refiner(work: Path, out: Path) -> Path:
     """The trained refiner as ``out/refiner.onnx`` ("around" → "geometry")."""
-    from model.recogniser.train import load_trained
-
-    out.mkdir(parents=True, exist_ok=True)
-    side = spec.REFINE_SIDE
-    _export(
-        load_trained("refiner", work),
-        torch.randn(8, 3, side, side),
-        out / "refiner.onnx",
-        ("around", "geometry"),
-        {"around": {0: "n"}, "geometry": {0: "n"}},
-    )
-    return out / "refiner.onnx"
+    return _export_square("refiner", spec.REFINE_SIDE, ("around", "geometry"), work, out)
 
 
 def export_all(work: Path, out: Path) -> None:

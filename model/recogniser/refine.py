@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,30 +87,44 @@ def missed_mark(truth: IndexTruth, rng: np.random.Generator) -> Mark:
     )
 
 
-def cut_refiner_samples(folders: list[Path], out: Path, *, seed: int = 0, every: int = 1) -> Path:
-    """One missed mark (``missed_mark``) of every index at least MIN_VISIBLE seen in every
-    ``every``-th scene of ``folders``: its crop and the way back to the index."""
+def _write_samples(out: Path, scenes: Iterator[tuple[np.ndarray, list]]) -> int:
+    """Save the refiner's crop of each mark and the way back to its index, for each scene's
+    frame and (mark, index) pairs; how many were saved (none: nothing is written)."""
     from scanner.vision.contract import Contract
     from scanner.vision.refine import refine_crops
 
     contract = Contract.from_spec()
-    rng = np.random.default_rng(seed)
     crops, targets = [], []
+    for frame, pairs in scenes:
+        if pairs:
+            crops.append(refine_crops(frame, [mark for mark, _ in pairs], contract))
+            targets += [geometry_target(truth, mark) for mark, truth in pairs]
+    if targets:
+        temporary = out.with_suffix(".tmp.npz")
+        np.savez(temporary, crops=np.concatenate(crops), targets=np.stack(targets))
+        temporary.replace(out)
+    return len(targets)
+
+
+def _seen(labels: dict) -> list[IndexTruth]:
+    return [truth for truth in index_truths(labels) if truth.visible >= MIN_VISIBLE]
+
+
+def cut_refiner_samples(folders: list[Path], out: Path, *, seed: int = 0, every: int = 1) -> Path:
+    """One missed mark (``missed_mark``) of every index at least MIN_VISIBLE seen in every
+    ``every``-th scene of ``folders``: its crop and the way back to the index."""
+    rng = np.random.default_rng(seed)
     paths = [path for folder in folders for path in scene_files(folder)[::every]]
-    for path in tqdm(paths, desc="refiner crops", unit="scene"):
-        frame, labels = _load(path)
-        truths = [t for t in index_truths(labels) if t.visible >= MIN_VISIBLE]
-        marks = [missed_mark(t, rng) for t in truths]
-        if not marks:
-            continue
-        crops.append(refine_crops(frame, marks, contract))
-        targets += [geometry_target(t, m) for t, m in zip(truths, marks, strict=True)]
-    if not targets:
+
+    def scenes():
+        for path in tqdm(paths, desc="refiner crops", unit="scene"):
+            frame, labels = _load(path)
+            yield frame, [(missed_mark(truth, rng), truth) for truth in _seen(labels)]
+
+    count = _write_samples(out, scenes())
+    if not count:
         raise ValueError(f"no labelled index in {', '.join(map(str, folders))}")
-    temporary = out.with_suffix(".tmp.npz")
-    np.savez(temporary, crops=np.concatenate(crops), targets=np.stack(targets))
-    temporary.replace(out)
-    print(f"cut {len(targets)} refiner crops from {len(paths)} scenes")
+    print(f"cut {count} refiner crops from {len(paths)} scenes")
     return out
 
 
@@ -130,28 +145,21 @@ def mine_refiner_samples(scenes: Path, locator: Path, out: Path, *, every: int =
     and the way back to that index. What the locator really misses, beside the drawn misses of
     ``cut_refiner_samples``."""
     from model.recogniser.mine import locator_marks
-    from scanner.vision.contract import Contract
-    from scanner.vision.refine import refine_crops
 
-    contract = Contract.from_spec()
-    crops, targets = [], []
     paths = scene_files(scenes)[::every]
-    for frame, labels, marks in locator_marks(
-        paths, locator, MINE_PEAK, (0, 1, 2, 3), "refiner marks"
-    ):
-        truths = [t for t in index_truths(labels) if t.visible >= MIN_VISIBLE]
-        pairs = [(mark, _nearest_truth(mark, truths)) for mark in marks]
-        pairs = [(mark, truth) for mark, truth in pairs if truth is not None]
-        if not pairs:
-            continue
-        crops.append(refine_crops(frame, [mark for mark, _ in pairs], contract))
-        targets += [geometry_target(truth, mark) for mark, truth in pairs]
-    if not targets:
+
+    def marked():
+        for frame, labels, marks in locator_marks(
+            paths, locator, MINE_PEAK, (0, 1, 2, 3), "refiner marks"
+        ):
+            truths = _seen(labels)
+            pairs = [(mark, _nearest_truth(mark, truths)) for mark in marks]
+            yield frame, [(mark, truth) for mark, truth in pairs if truth is not None]
+
+    count = _write_samples(out, marked())
+    if not count:
         raise ValueError(f"{locator} marks no labelled index in {scenes}: is the locator trained?")
-    temporary = out.with_suffix(".tmp.npz")
-    np.savez(temporary, crops=np.concatenate(crops), targets=np.stack(targets))
-    temporary.replace(out)
-    print(f"mined {len(targets)} refiner crops from {len(paths)} scenes")
+    print(f"mined {count} refiner crops from {len(paths)} scenes")
     return out
 
 
