@@ -9,6 +9,7 @@ pipeline runs and its output can be checked exactly.
 
 import json
 import math
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -97,6 +98,19 @@ def green_for(code: str) -> int:
     """The green level the stand-in classifier reads as ``code``."""
     level = np.linspace(-2, 2, len(spec.CLASSES))[spec.CLASSES.index(code)]
     return round((level * spec.STD + spec.MEAN) * 255)
+
+
+def stand_in_folders(tmp_path_factory, name: str, make_extra) -> tuple[Path, Path]:
+    """A folder of the stand-in locator and classifier, and its copy with one more model,
+    ``name``, written by ``make_extra(path)``."""
+    plain = tmp_path_factory.mktemp("two-models")
+    stand_in_locator(plain / LOCATOR_FILE)
+    stand_in_classifier(plain / CLASSIFIER_FILE)
+    more = tmp_path_factory.mktemp("three-models")
+    for model in (LOCATOR_FILE, CLASSIFIER_FILE):
+        shutil.copy(plain / model, more / model)
+    make_extra(more / name)
+    return plain, more
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,10 @@ from scanner.vision.refine import (
     refine_matrix,
     refined_place,
 )
-from tests.test_vision_cli import green_for, stand_in_classifier, stand_in_locator
+from tests.test_vision_cli import (
+    green_for,
+    stand_in_folders,
+)
 from tests.test_vision_pure import quadrant_frame
 
 C = Contract.from_spec()
@@ -132,14 +135,7 @@ def stand_in_refiner(path, parts: int = len(spec.REFINED)) -> None:
 
 @pytest.fixture(scope="module")
 def folders(tmp_path_factory):
-    plain = tmp_path_factory.mktemp("two-models")
-    stand_in_locator(plain / LOCATOR_FILE)
-    stand_in_classifier(plain / CLASSIFIER_FILE)
-    refined = tmp_path_factory.mktemp("with-refiner")
-    for name in (LOCATOR_FILE, CLASSIFIER_FILE):
-        shutil.copy(plain / name, refined / name)
-    stand_in_refiner(refined / REFINER_FILE)
-    return plain, refined
+    return stand_in_folders(tmp_path_factory, REFINER_FILE, stand_in_refiner)
 
 
 def beside_the_mark() -> tuple[np.ndarray, tuple[float, float]]:

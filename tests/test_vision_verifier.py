@@ -23,7 +23,10 @@ from scanner.vision.recogniser import (
     Recogniser,
 )
 from scanner.vision.verifier import settle_lone_doubts
-from tests.test_vision_cli import green_for, stand_in_classifier, stand_in_locator
+from tests.test_vision_cli import (
+    green_for,
+    stand_in_folders,
+)
 from tests.test_vision_pure import index_of, quadrant_frame
 
 C = Contract.from_spec()
@@ -147,14 +150,7 @@ def stand_in_verifier(path, gain: float = 8.0, shape=("N", 1)) -> None:
 
 @pytest.fixture(scope="module")
 def folders(tmp_path_factory):
-    plain = tmp_path_factory.mktemp("two-models")
-    stand_in_locator(plain / LOCATOR_FILE)
-    stand_in_classifier(plain / CLASSIFIER_FILE)
-    verified = tmp_path_factory.mktemp("three-models")
-    for name in (LOCATOR_FILE, CLASSIFIER_FILE):
-        shutil.copy(plain / name, verified / name)
-    stand_in_verifier(verified / VERIFIER_FILE)
-    return plain, verified
+    return stand_in_folders(tmp_path_factory, VERIFIER_FILE, stand_in_verifier)
 
 
 def table(second_card_at=(202, 102)) -> np.ndarray:
