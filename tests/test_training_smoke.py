@@ -125,7 +125,7 @@ def test_the_verifier_learns_from_a_locator_s_marks_and_exports(scenes, tmp_path
 
 
 def test_the_refiner_learns_from_drawn_misses_and_a_locator_s_marks_and_exports(scenes, tmp_path):
-    from model.recogniser.refine import MOST_TURN
+    from model.recogniser.refine import TURN_LIMIT
     from scanner.vision.recogniser import default_model_dir
 
     shipped = default_model_dir() / "locator.onnx"
@@ -140,7 +140,7 @@ def test_the_refiner_learns_from_drawn_misses_and_a_locator_s_marks_and_exports(
         samples = np.load(work / name)
         assert samples["crops"].shape[1:] == (side, side, 3)
         assert samples["targets"].shape == (len(samples["crops"]), len(spec.REFINED))
-        assert np.abs(samples["targets"][:, 4]).max() <= np.radians(MOST_TURN) + 1e-6
+        assert np.abs(samples["targets"][:, 4]).max() <= np.radians(TURN_LIMIT) + 1e-6
     drawn = np.load(work / "refiner-samples.npz")["targets"]
     assert np.abs(drawn).mean(axis=0)[2] > 0.1  # the drawn marks are measured wrong
     state = torch.load(work / "refiner.ckpt", weights_only=False)

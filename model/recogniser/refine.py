@@ -23,6 +23,7 @@ from tqdm import tqdm
 from model.recogniser import spec
 from model.recogniser.dataset import _load, scene_files
 from model.recogniser.targets import IndexTruth, index_truths
+from scanner.vision.decode import angle_gap
 
 REFINER_RATE = 2e-3
 MIN_VISIBLE = 0.7  # indices less visible than this are not learnt from, as for the classifier
@@ -31,7 +32,8 @@ MIN_VISIBLE = 0.7  # indices less visible than this are not learnt from, as for 
 # (p10–p90); its angle off by 6° at the median, 15–19° at p10/p90.
 NEAR_SHIFT, FAR_SHIFT, FAR_SHARE = 0.06, 0.18, 0.4
 SIZE_SPREAD, SHAPE_SPREAD = 0.3, 0.12
-TURN_SPREAD, WIDE_TURN_SPREAD, WIDE_TURN_SHARE, MOST_TURN = 8.0, 20.0, 0.25, 40.0
+TURN_SPREAD, WIDE_TURN_SPREAD, WIDE_TURN_SHARE = 8.0, 20.0, 0.25
+TURN_LIMIT = 40.0  # degrees: no mark is drawn, or mined, further off its index's angle
 # A mined mark within this many of an index's heights of its centre was made for it; marks down
 # to the recogniser's faint ones are mined (they are read too).
 MINE_REACH, MINE_PEAK = 0.6, 0.1
@@ -77,7 +79,7 @@ def missed_mark(truth: IndexTruth, rng: np.random.Generator) -> Mark:
     centre = truth.centre + rng.normal(0.0, spread, 2) * truth.height
     size = rng.normal(0.0, SIZE_SPREAD)
     turn_spread = WIDE_TURN_SPREAD if rng.random() < WIDE_TURN_SHARE else TURN_SPREAD
-    turn = float(np.clip(rng.normal(0.0, turn_spread), -MOST_TURN, MOST_TURN))
+    turn = float(np.clip(rng.normal(0.0, turn_spread), -TURN_LIMIT, TURN_LIMIT))
     return Mark(
         x=float(centre[0]),
         y=float(centre[1]),
@@ -130,11 +132,11 @@ def cut_refiner_samples(folders: list[Path], out: Path, *, seed: int = 0, every:
 
 def _nearest_truth(mark, truths: list[IndexTruth]) -> IndexTruth | None:
     """The index ``mark`` was made for: the nearest well-seen index within MINE_REACH of its
-    height, read within MOST_TURN of its angle; None when there is none."""
+    height, read within TURN_LIMIT of its angle; None when there is none."""
     best, best_distance = None, MINE_REACH
     for truth in truths:
         distance = math.hypot(mark.x - truth.centre[0], mark.y - truth.centre[1]) / truth.height
-        if distance < best_distance and abs(_wrapped(mark.angle - truth.angle)) <= MOST_TURN:
+        if distance < best_distance and angle_gap(mark.angle, truth.angle) <= TURN_LIMIT:
             best, best_distance = truth, distance
     return best
 

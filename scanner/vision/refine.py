@@ -57,12 +57,10 @@ def refine_crops(frame: np.ndarray, places: Sequence[IndexPlace], contract: Cont
 def refined_place(place: Place, geometry: Sequence[float], contract: Contract) -> Place:
     """``place`` moved, scaled and turned as the refiner's ``geometry`` (``spec.REFINED``)
     says, each part held within what it learnt."""
-    along_by, down_by, log_h, log_w, turn = (float(value) for value in geometry)
-    along_by = min(max(along_by, -MOST_SHIFT), MOST_SHIFT)
-    down_by = min(max(down_by, -MOST_SHIFT), MOST_SHIFT)
-    log_h = min(max(log_h, -MOST_LOG_SCALE), MOST_LOG_SCALE)
-    log_w = min(max(log_w, -MOST_LOG_SCALE), MOST_LOG_SCALE)
-    turn = min(max(turn, -MOST_TURN), MOST_TURN)
+    most = (MOST_SHIFT, MOST_SHIFT, MOST_LOG_SCALE, MOST_LOG_SCALE, MOST_TURN)
+    along_by, down_by, log_h, log_w, turn = (
+        min(max(float(value), -limit), limit) for value, limit in zip(geometry, most, strict=True)
+    )
     extent = spec.crop_extent(place.index_h, place.index_w, contract.crop_fits_width)
     angle = math.radians(place.angle)
     along = (math.cos(angle), math.sin(angle))
