@@ -603,3 +603,32 @@ def test_the_simulated_panel(server, phones):
     assert f"mode {after}" in hint.inner_text()
     assert page.locator(".panel .led.mode.on").all_inner_texts() == [after]
     assert_readable(phone, "the panel")
+
+
+def test_a_photo_chosen_as_the_page_updates_is_sent(server, phones, photo):
+    """A phone's file chooser stays open for seconds, and meanwhile another phone's change
+    reloads the page's live part: the photo chosen then is still sent and scored."""
+    phone = phones("chooser", PHONE)
+    page = phone.page
+    phone.open("/")
+    page.locator("#pin").fill(PIN)
+    page.locator("#pin").dispatch_event("change")  # remembered, as a person leaving the box does
+    picker = page.locator("input[data-upload]").element_handle()
+    page.evaluate("document.querySelector('#live h2').setAttribute('data-before', '')")
+    laid = httpx2.post(f"{server}/api/camera/new-table", headers={"X-Table-PIN": PIN}, timeout=30)
+    assert laid.status_code == 200, laid.text
+    page.wait_for_function("!document.querySelector('#live [data-before]')")  # swapped
+    assert picker.evaluate("el => el.isConnected"), "the photo picker was swapped out"
+
+    shown = (
+        "() => { const text = document.querySelector('#live .scan .summary');"
+        " const found = text && /scan (\\d+)/.exec(text.textContent);"
+        " return found ? Number(found[1]) : 0; }"
+    )
+    before = page.evaluate(shown)
+    picker.set_input_files(files=[{"name": "table.jpg", "mimeType": "image/jpeg", "buffer": photo}])
+    # the scan, or the plain words that say why there is none (so a failure here names them)
+    page.wait_for_function(
+        f"before => ({shown})() > before || document.querySelector('#status.bad')", arg=before
+    )
+    assert not page.locator("#status.bad").count(), phone.status()

@@ -102,8 +102,10 @@
           var typed = unsavedFields();
           var focused = document.activeElement;
           var typing = focused && live.contains(focused) && focused.name ? fieldKey(focused) : null;
+          var upload = live.querySelector("input[data-upload]");
           live.innerHTML = fresh.innerHTML;
           restoreFields(typed, typing);
+          keepUpload(upload);
         }
         var version = Number(page.body.getAttribute("data-version")) || seenVersion;
         if (version > seenVersion) { seenVersion = version; }
@@ -144,6 +146,14 @@
       if (kept && kept.base === field.defaultValue) { field.value = kept.value; }
       if (key === typing) { field.focus(); }  /* someone began typing as the page was fetched */
     });
+  }
+
+  /* The photo picker stays the same element: a phone's file chooser is open for seconds, and
+     a photo chosen in a picker swapped out meanwhile would fire its change event outside the
+     page, and the photo would be lost without a word. */
+  function keepUpload(old) {
+    var fresh = old && live.querySelector("input[data-upload]");
+    if (fresh) { fresh.parentNode.replaceChild(old, fresh); }
   }
 
   document.addEventListener("focusout", function () {
