@@ -121,10 +121,12 @@ def bench_synth(args: argparse.Namespace) -> int:
 
 
 def _busy_scene(seed: int, index: int, size: tuple[int, int]) -> tuple[bytes, int]:
-    """Scene ``index`` as JPEG bytes and its number of countable cards (runs in a child)."""
+    """Scene ``index`` as JPEG bytes and its number of countable cards (runs in a child).
+    Drawn from the test split: its scenes stay the same when designs are added for training
+    (twice the training split's changed the bench's frames, and its figures with them)."""
     from model.synth.scene import render_scene
 
-    scene = render_scene(seed, index, size=size)
+    scene = render_scene(seed, index, split="test", size=size)
     cards = scene.labels["cards"]
     return scene.jpeg, sum(any(i["visible"] for i in card["indices"]) for card in cards)
 
