@@ -89,6 +89,23 @@ def test_the_scan_bench_says_how_many_frames_were_read_scaled(cli):
     assert ", ".join(figures["models"]) in plain.out
 
 
+def test_the_scan_bench_reads_test_scenes_which_training_designs_never_change(monkeypatch):
+    from model.synth import scene
+    from scanner.cli.bench_cmd import _busy_scene
+
+    size = (320, 240)
+    jpeg, cards = _busy_scene(12345, 0, size)
+    shown = scene.render_scene(12345, 0, split="test", size=size)
+    countable = [c for c in shown.labels["cards"] if any(i["visible"] for i in c["indices"])]
+    assert jpeg == shown.jpeg and cards == len(countable)
+    trained = scene.render_scene(12345, 0, deck="standard", size=size).jpeg
+    # a design added for training changes the training scenes, not the bench's frames
+    added = replace(scene.ALL_STYLES[0], name="added-for-training")
+    monkeypatch.setattr(scene, "ALL_STYLES", (*scene.ALL_STYLES, added))
+    assert scene.render_scene(12345, 0, deck="standard", size=size).jpeg != trained
+    assert _busy_scene(12345, 0, size)[0] == jpeg
+
+
 @pytest.mark.skipif(
     not (default_model_dir() / "locator.onnx").exists(), reason="the models are not trained"
 )
