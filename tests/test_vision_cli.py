@@ -10,6 +10,7 @@ pipeline runs and its output can be checked exactly.
 import json
 import math
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -244,6 +245,33 @@ def test_eval_scores_a_synth_folder(cli, models, tmp_path):
     )
     assert shown.code == 0 and "1 scene," in shown.out and "recall" in shown.out
     assert (tmp_path / "c.png").exists()
+
+
+def test_eval_lists_every_error_a_line_each(cli, stand_ins, tmp_path):
+    """The stand-in models read rendered scenes badly: every kind of error is there to list."""
+    scenes = tmp_path / "scenes"
+    assert cli("synth", "--out", scenes, "--count", "2", "--size", "640x480", "--quiet").code == 0
+    listing = tmp_path / "errors.jsonl"
+    figures = cli("eval", scenes, "--models", stand_ins, "--json", "--errors", listing).json
+    lines = [json.loads(line) for line in listing.read_text().splitlines()]
+    kinds = Counter(line["kind"] for line in lines)
+    assert figures["errors"] == str(listing)
+    assert kinds["missed"] == figures["missed"] and kinds["phantom"] == figures["phantoms"]
+    assert kinds["double count"] == figures["double_counts"]
+    assert kinds["wrong code"] == figures["found"] - figures["read_right"]
+    assert kinds["missed"] and kinds["phantom"]
+    names = {json.loads(label.read_text())["image"] for label in scenes.glob("scene_*.json")}
+    for line in lines:
+        assert line["scene"] in names and len(line["at"]) == 2
+        assert (line["truth"] is None) == (line["kind"] == "phantom")
+        assert (line["read"] is None) == (line["kind"] == "missed")
+
+    shown = cli("eval", scenes, "--models", stand_ins, "--errors", listing)
+    assert f"every error, a line each: {listing}" in shown.out
+    unwritable = cli("eval", scenes, "--models", stand_ins, "--errors", tmp_path / "no" / "e.jsonl")
+    assert unwritable.code == 2 and "cannot write the error listing" in unwritable.err
+    table = cli("eval", scenes, "--mode", "table", "--errors", listing)
+    assert table.code == 2 and "use it in cards mode" in table.err
 
 
 def test_eval_refuses_what_it_cannot_use(cli, tmp_path):

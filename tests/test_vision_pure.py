@@ -19,7 +19,13 @@ from scanner.vision.cards import (
 from scanner.vision.contract import Contract
 from scanner.vision.decode import IndexCandidate, angle_gap, decode_heads
 from scanner.vision.errors import RecogniserError
-from scanner.vision.evaluate import draw_confusion, report, score_scene, summarise
+from scanner.vision.evaluate import (
+    draw_confusion,
+    error_lines,
+    report,
+    score_scene,
+    summarise,
+)
 from scanner.vision.preprocess import crop_matrix, index_crops, locator_input, normalise
 
 C = Contract.from_spec()
@@ -446,8 +452,19 @@ def test_a_scene_is_scored_against_its_labels():
     assert figures["recall_by_index_size"]["10-14 px"] == {"cards": 3, "recall": 0.6667}
     assert figures["recall_by_index_size"]["<6 px"] == {"cards": 0, "recall": None}
 
+    assert list(error_lines([score])) == [
+        {"scene": "scene_000000.jpg", "kind": kind, "truth": truth, "read": read,
+         "confidence": sure, "check": False if read else None, "index_size": size, "at": at}
+        for kind, truth, read, sure, size, at in [
+            ("wrong code", "QB", "QR", 0.9, 10.0, [105.0, 5.0]),  # surest first
+            ("phantom", None, "9R", 0.9, None, [400.0, 400.0]),
+            ("double count", "KR", "KB", 0.6, 10.0, [5.0, 105.0]),
+            ("missed", "2R", None, None, 10.0, [205.0, 105.0]),  # its visible index's centre
+        ]
+    ]  # fmt: skip
+
     exact = score_scene({**labels, "cards": labels["cards"][:1]}, reads[:1])
-    assert exact.exact and not exact.held_out
+    assert exact.exact and not exact.held_out and not exact.errors
     both = report([score, exact])
     assert both["exact_scenes"] == 0.5 and both["by_styles"]["seen"]["recall"] == 1.0
     assert both["by_styles"]["held_out"]["phantoms"] == 1

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from scanner.cli.common import EXIT_OK, EXIT_UNUSABLE, CommandError, print_json
@@ -92,6 +93,14 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         "--mode", choices=("cards", "table"), default="cards", help="what to score (cards)"
     )
     evaluate.add_argument("--rules", default="pagat", help="table mode: preset or rules file")
+    evaluate.add_argument(
+        "--errors",
+        type=Path,
+        metavar="FILE.jsonl",
+        help="cards mode: write every card missed, read as another code, read twice or read "
+        "where no card is, one JSON line each (scene, kind, codes, confidence, check, index "
+        "size, where in the frame)",
+    )
     add_model_arguments(evaluate)
     evaluate.set_defaults(run=run_eval)
 
@@ -276,20 +285,31 @@ def print_scan(name: str, scan) -> None:
 
 def run_eval(args: argparse.Namespace) -> int:
     from scanner.vision import ImageError
-    from scanner.vision.evaluate import draw_confusion, evaluate_folder, report, scene_files
+    from scanner.vision.evaluate import (
+        draw_confusion,
+        error_lines,
+        evaluate_folder,
+        report,
+        scene_files,
+    )
     from scanner.vision.images import write_image
 
     if not args.folder.is_dir():
         raise CommandError(f"{args.folder}: no such folder")
     if args.limit is not None and args.limit < 1:
         raise CommandError("--limit must be at least 1")
-    if not scene_files(args.folder, 1):
+    photos = not scene_files(args.folder, 1)
+    if args.errors is not None and (photos or args.mode == "table"):
+        raise CommandError("--errors lists the cards of synthetic scenes: use it in cards mode")
+    if photos:
         return run_photo_eval(args)
     if args.mode == "table":
         return run_table_eval(args)
     confusion = args.confusion or args.folder / "confusion.png"
     if confusion.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         raise CommandError(f"{confusion}: the confusion matrix must be a .png or .jpg file")
+    if args.errors is not None:
+        write_errors(args.errors, ())  # a path it cannot write is said before the scenes are read
     recogniser = load_recogniser(args)
     try:
         scores = evaluate_folder(
@@ -304,11 +324,24 @@ def run_eval(args: argparse.Namespace) -> int:
         ) from None
     figures = report(scores)
     figures["confusion"] = str(confusion)
+    if args.errors is not None:
+        write_errors(args.errors, error_lines(scores))
+        figures["errors"] = str(args.errors)
     if args.json:
         print_json(figures)
     else:
         print_figures(figures)
     return EXIT_OK
+
+
+def write_errors(path: Path, lines: Iterable[dict]) -> None:
+    """The error listing, one JSON object a line."""
+    try:
+        with path.open("w", encoding="utf-8") as out:
+            for line in lines:
+                out.write(json.dumps(line) + "\n")
+    except OSError as error:
+        raise CommandError(f"{path}: cannot write the error listing ({error.strerror})") from None
 
 
 def run_table_eval(args: argparse.Namespace) -> int:
@@ -406,3 +439,5 @@ def print_figures(figures: dict) -> None:
     if weakest:
         print("weakest classes: " + ", ".join(f"{c} {_percent(r)}" for c, r in weakest))
     print(f"confusion matrix: {figures['confusion']}")
+    if "errors" in figures:
+        print(f"every error, a line each: {figures['errors']}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -49,6 +49,7 @@ class SceneScore:
     phantoms: tuple[str, ...]  # codes read where no labelled card is
     ignored: int  # reads on cards none of whose indices is visible
     sizes: tuple[tuple[float, bool], ...] = ()  # per countable card: index size (px), found
+    errors: tuple[dict, ...] = ()  # each card missed, read wrong, read twice or read on nothing
 
     @property
     def exact(self) -> bool:
@@ -68,11 +69,20 @@ def _inside(quad: Sequence[Sequence[float]], x: float, y: float) -> bool:
     return cv2.pointPolygonTest(np.asarray(quad, np.float32), (x, y), False) >= 0
 
 
+def _short_side(quad: np.ndarray) -> float:
+    return float(min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[3] - quad[0])))
+
+
+def _largest_index(card: dict) -> np.ndarray | None:
+    """The quad of the card's largest visible index (None if none is visible)."""
+    quads = [np.asarray(index["quad"], float) for index in card["indices"] if index["visible"]]
+    return max(quads, key=_short_side, default=None)
+
+
 def index_size(card: dict) -> float:
     """The short side, in frame pixels, of the card's largest visible index (0 if none)."""
-    quads = [np.asarray(index["quad"], float) for index in card["indices"] if index["visible"]]
-    sides = [min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])) for q in quads]
-    return float(max(sides, default=0.0))
+    largest = _largest_index(card)
+    return 0.0 if largest is None else _short_side(largest)
 
 
 def _landing(cards: list[dict], x: float, y: float) -> int | None:
@@ -88,6 +98,21 @@ def _landing(cards: list[dict], x: float, y: float) -> int | None:
     return best
 
 
+def _error(kind: str, truth: dict | None, card: CardReading | None, at: Sequence[float]) -> dict:
+    """One line of the error listing (``handfoot eval --errors``): what went wrong, the true
+    and the read code, how sure the read was and whether it asked for a check, the true
+    card's index size and where in the frame (px) it happened."""
+    return {
+        "kind": kind,
+        "truth": truth["code"] if truth else None,
+        "read": card.code if card else None,
+        "confidence": round(card.confidence, 3) if card else None,
+        "check": card.check if card else None,
+        "index_size": round(index_size(truth), 1) if truth else None,
+        "at": [round(float(v), 1) for v in at],
+    }
+
+
 def score_scene(
     labels: dict, cards: Iterable[CardReading], held_out: frozenset[str] = frozenset()
 ) -> SceneScore:
@@ -95,19 +120,28 @@ def score_scene(
     truth = labels["cards"]
     countable = [any(index["visible"] for index in card["indices"]) for card in truth]
     found: dict[int, Found] = {}
-    doubles, phantoms, ignored = [], [], 0
+    doubles, phantoms, ignored, errors = [], [], 0, []
     for card in sorted(cards, key=lambda card: -card.confidence):
         x0, y0, x1, y1 = card.index_box
-        position = _landing(truth, (x0 + x1) / 2, (y0 + y1) / 2)
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        position = _landing(truth, *centre)
         if position is None:
             phantoms.append(card.code)
+            errors.append(_error("phantom", None, card, centre))
         elif not countable[position]:
             ignored += 1
         elif position in found:
             doubles.append(card.code)
+            errors.append(_error("double count", truth[position], card, centre))
         else:
             found[position] = Found(truth[position]["code"], card.code)
-    missed = [c["code"] for n, c in enumerate(truth) if countable[n] and n not in found]
+            if card.code != truth[position]["code"]:
+                errors.append(_error("wrong code", truth[position], card, centre))
+    missing = [n for n, card in enumerate(truth) if countable[n] and n not in found]
+    missed = [truth[n]["code"] for n in missing]
+    errors += [
+        _error("missed", truth[n], None, _largest_index(truth[n]).mean(axis=0)) for n in missing
+    ]
     return SceneScore(
         name=str(labels.get("image") or labels.get("index", "")),
         deck=labels["deck"],
@@ -118,6 +152,7 @@ def score_scene(
         phantoms=tuple(phantoms),
         ignored=ignored,
         sizes=tuple((index_size(c), n in found) for n, c in enumerate(truth) if countable[n]),
+        errors=tuple(errors),
     )
 
 
@@ -191,6 +226,13 @@ def report(scores: Sequence[SceneScore]) -> dict:
     for part in result["by_styles"].values():
         del part["per_class_recall"], part["recall_by_index_size"]
     return result
+
+
+def error_lines(scores: Iterable[SceneScore]) -> Iterator[dict]:
+    """Every scene's errors (see ``_error``), each led by the scene's image name."""
+    for score in scores:
+        for error in score.errors:
+            yield {"scene": score.name, **error}
 
 
 def scene_files(folder: Path, limit: int | None = None) -> list[Path]:
