@@ -596,3 +596,15 @@ def test_the_hottest_small_marks_read_as_no_index_are_looked_at_again():
     assert closer.worth_a_closer_look(readings, none) == [1, 4, 0]
     assert closer.worth_a_closer_look(readings, none, most=2) == [1, 4]
     assert closer.worth_a_closer_look(readings[2:4], none) == []
+
+
+def test_a_second_reading_replaces_no_index_however_sure_and_only_an_unsurer_card():
+    from scanner.vision.recogniser import RETRY_CONFIDENCE, replaces
+
+    none, mark = C.not_an_index, candidate(10, 10)
+    # an index the locator marked a quarter off, called "not an index" at its mark
+    assert replaces(IndexReading(mark, none, 1.0), "12", 0.97, RETRY_CONFIDENCE, none)
+    assert replaces(IndexReading(mark, "KR", 0.6), "KB", 0.85, RETRY_CONFIDENCE, none)
+    assert not replaces(IndexReading(mark, "KR", 0.9), "KB", 0.85, RETRY_CONFIDENCE, none)
+    assert not replaces(IndexReading(mark, none, 0.4), "7B", RETRY_CONFIDENCE - 0.01, 0.8, none)
+    assert not replaces(IndexReading(mark, "KR", 0.3), none, 0.99, RETRY_CONFIDENCE, none)
