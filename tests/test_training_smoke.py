@@ -91,14 +91,24 @@ def blank_locator(path) -> None:
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
 
 
-def test_the_verifier_learns_from_a_locator_s_marks_and_exports(scenes, tmp_path):
+@pytest.fixture
+def shipped():
+    """The shipped locator, which marks the scenes the verifier and the refiner learn from."""
     from scanner.vision.recogniser import default_model_dir
 
-    shipped = default_model_dir() / "locator.onnx"
-    if not shipped.is_file():
+    locator = default_model_dir() / "locator.onnx"
+    if not locator.is_file():
         pytest.skip("no shipped locator to mark the scenes")
+    return locator
+
+
+def stage_args(scenes, work, out) -> list[str]:
+    return ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
+
+
+def test_the_verifier_learns_from_a_locator_s_marks_and_exports(scenes, shipped, tmp_path):
     work, out = tmp_path / "work", tmp_path / "out"
-    args = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
+    args = stage_args(scenes, work, out)
     steps = ["--verifier-steps", "4", "--batch", "2", "--verify-with", str(shipped)]
     assert train(["verifier", *args, *steps]) == 0
     samples = np.load(work / "verifier-samples.npz")
@@ -124,15 +134,13 @@ def test_the_verifier_learns_from_a_locator_s_marks_and_exports(scenes, tmp_path
     assert (work / "verifier-samples.npz").stat().st_mtime_ns == stamp
 
 
-def test_the_refiner_learns_from_drawn_misses_and_a_locator_s_marks_and_exports(scenes, tmp_path):
+def test_the_refiner_learns_from_drawn_misses_and_a_locator_s_marks_and_exports(
+    scenes, shipped, tmp_path
+):
     from model.recogniser.refine import TURN_LIMIT
-    from scanner.vision.recogniser import default_model_dir
 
-    shipped = default_model_dir() / "locator.onnx"
-    if not shipped.is_file():
-        pytest.skip("no shipped locator to mark the scenes")
     work, out = tmp_path / "work", tmp_path / "out"
-    args = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
+    args = stage_args(scenes, work, out)
     steps = ["--refiner-steps", "4", "--batch", "2", "--verify-with", str(shipped)]
     assert train(["refiner", *args, *steps]) == 0
     side = spec.REFINE_SIDE
@@ -167,7 +175,7 @@ def convolutions(path) -> int:
 
 def test_all_mines_with_the_first_round_s_locator_then_restarts_and_grows_it(scenes, tmp_path):
     work, out = tmp_path / "work", tmp_path / "out"
-    args = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
+    args = stage_args(scenes, work, out)
     steps = ["--locator-steps", "3", "--locator-more", "2", "--classifier-steps", "2"]
     steps += ["--grow-steps", "2", "--verifier-steps", "0", "--refiner-steps", "0"]
     steps += ["--calibration-scenes", "0"]
@@ -287,7 +295,7 @@ def test_locator_marks_are_labelled_against_the_truth():
 
 def test_tune_goes_on_from_a_shipped_locator_and_ships_the_tuned_one(scenes, tmp_path):
     work, out = tmp_path / "work", tmp_path / "out"
-    args = ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
+    args = stage_args(scenes, work, out)
     steps = ["--locator-steps", "2", "--locator-more", "--classifier-steps", "2", "--batch", "2"]
     assert train(["all", *args, *steps, "--verifier-steps", "0", "--refiner-steps", "0"]) == 0
     shipped = out / "locator.onnx"

@@ -84,15 +84,22 @@ def _save(onnx, helper, nodes, constants, numpy_helper, TensorProto, path, kind)
     else:
         inputs = [("crops", ["N", 3, spec.CROP_H, spec.CROP_W])]
         outputs = [("logits", ["N", len(spec.CLASSES)])]
+    save_stand_in(path, f"stand-in {kind}", nodes, constants, inputs, outputs)
+
+
+def save_stand_in(path, name, nodes, constants, inputs, outputs, opset: int = 17) -> None:
+    """An ONNX file of ``nodes``: float ``inputs`` and ``outputs`` as (name, shape) pairs, the
+    ``constants`` (name → array) as its initialisers."""
+    from onnx import TensorProto, helper, numpy_helper, save
+
     graph = helper.make_graph(
         nodes,
-        f"stand-in {kind}",
-        [helper.make_tensor_value_info(n, TensorProto.FLOAT, s) for n, s in inputs],
-        [helper.make_tensor_value_info(n, TensorProto.FLOAT, s) for n, s in outputs],
-        [numpy_helper.from_array(value, name) for name, value in constants.items()],
+        name,
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, shape) for n, shape in inputs],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, shape) for n, shape in outputs],
+        [numpy_helper.from_array(value, key) for key, value in constants.items()],
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    onnx.save(model, str(path))
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]), str(path))
 
 
 def green_for(code: str) -> int:

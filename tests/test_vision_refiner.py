@@ -22,6 +22,7 @@ from scanner.vision.refine import (
 )
 from tests.test_vision_cli import (
     green_for,
+    save_stand_in,
     stand_in_folders,
 )
 from tests.test_vision_pure import quadrant_frame
@@ -106,8 +107,8 @@ SHIFT, SHRINK = 0.8, 0.4
 
 def stand_in_refiner(path, parts: int = len(spec.REFINED)) -> None:
     """The same answer for every crop: SHIFT along, sizes times SHRINK (``parts`` numbers)."""
-    onnx = pytest.importorskip("onnx", reason="the stand-in models are built with onnx")
-    from onnx import TensorProto, helper, numpy_helper
+    pytest.importorskip("onnx", reason="the stand-in models are built with onnx")
+    from onnx import helper
 
     answer = [SHIFT, 0.0, math.log(SHRINK), math.log(SHRINK), 0.0][:parts]
     constants = {
@@ -122,15 +123,8 @@ def stand_in_refiner(path, parts: int = len(spec.REFINED)) -> None:
         helper.make_node("Add", ["zeros", "answer"], ["geometry"]),
     ]
     side = spec.REFINE_SIDE
-    graph = helper.make_graph(
-        nodes,
-        "stand-in refiner",
-        [helper.make_tensor_value_info("around", TensorProto.FLOAT, ["N", 3, side, side])],
-        [helper.make_tensor_value_info("geometry", TensorProto.FLOAT, ["N", parts])],
-        [numpy_helper.from_array(value, name) for name, value in constants.items()],
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    onnx.save(model, str(path))
+    inputs, outputs = [("around", ["N", 3, side, side])], [("geometry", ["N", parts])]
+    save_stand_in(path, "stand-in refiner", nodes, constants, inputs, outputs, opset=13)
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,7 @@ from scanner.vision.recogniser import (
 from scanner.vision.verifier import settle_lone_doubts
 from tests.test_vision_cli import (
     green_for,
+    save_stand_in,
     stand_in_folders,
 )
 from tests.test_vision_pure import index_of, quadrant_frame
@@ -121,8 +122,8 @@ def test_trusted_lone_cards_not_an_index_and_a_whole_doubted_fan_alone():
 
 def stand_in_verifier(path, gain: float = 8.0, shape=("N", 1)) -> None:
     """logit = gain × the crop's mean blue (normalised): a mark among blue is on a card."""
-    onnx = pytest.importorskip("onnx", reason="the stand-in models are built with onnx")
-    from onnx import TensorProto, helper, numpy_helper
+    pytest.importorskip("onnx", reason="the stand-in models are built with onnx")
+    from onnx import helper
 
     constants = {
         "s2": np.array([2], np.int64),
@@ -138,14 +139,8 @@ def stand_in_verifier(path, gain: float = 8.0, shape=("N", 1)) -> None:
         helper.make_node("Mul", ["b", "gain"], ["logit"]),
     ]
     side = spec.VERIFY_SIDE
-    graph = helper.make_graph(
-        nodes,
-        "stand-in verifier",
-        [helper.make_tensor_value_info("context", TensorProto.FLOAT, ["N", 3, side, side])],
-        [helper.make_tensor_value_info("logit", TensorProto.FLOAT, list(shape))],
-        [numpy_helper.from_array(value, name) for name, value in constants.items()],
-    )
-    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    inputs, outputs = [("context", ["N", 3, side, side])], [("logit", list(shape))]
+    save_stand_in(path, "stand-in verifier", nodes, constants, inputs, outputs)
 
 
 @pytest.fixture(scope="module")
