@@ -12,6 +12,8 @@ from model.synth.faces import (
     NONPLAYING_KINDS,
     SPECIAL_STYLES,
     STANDARD_STYLES,
+    TRAINING_ONLY_STYLES,
+    VARIED_STYLES,
     fonts,
     render_back,
     render_face,
@@ -19,6 +21,7 @@ from model.synth.faces import (
     style_by_name,
 )
 from model.synth.faces.styles import design_of
+from model.synth.faces.varied import HELD_OUT_FAMILIES, varied_table
 from model.synth.types import FACE_HEIGHT, CardStyle
 
 # a spread of cards whose index differs in shape: two-digit, courts, jokers, words, 6 and 9
@@ -130,6 +133,35 @@ def test_held_out_styles_use_unseen_typefaces_suits_and_courts() -> None:
     std_test = [design_of(s) for s in STANDARD_STYLES if s.split == "test"]
     assert {d.suits for d in std_test} - {d.suits for d in std_train}
     assert {d.court for d in std_test} - {d.court for d in std_train}
+
+
+def test_varied_designs_are_for_training_and_draw_nothing_held_out() -> None:
+    test = [s for s in ALL_STYLES if s.split == "test"]
+    # every held-out typeface belongs to a family the varied designs stay clear of
+    assert all(s.typeface.startswith(HELD_OUT_FAMILIES) for s in test)
+    assert VARIED_STYLES and set(VARIED_STYLES) <= set(TRAINING_ONLY_STYLES)
+    for style in VARIED_STYLES:
+        design = design_of(style)
+        assert style.split == "train" and style.name.startswith(f"varied-{style.deck}-")
+        assert not style.typeface.startswith(HELD_OUT_FAMILIES)
+        assert style.typeface in fonts.TYPEFACES or style.typeface.startswith("Vector")
+        assert design.suits != "deco" and design.court != "diagonal"
+        assert style_by_name(style.name) is style
+    assert [s for s, _ in varied_table()] == list(VARIED_STYLES)  # drawn from a fixed seed
+
+
+def test_varied_designs_vary_what_the_named_ones_hold_together() -> None:
+    standard = [s for s in VARIED_STYLES if s.deck == "standard"]
+    special = [s for s in VARIED_STYLES if s.deck == "special"]
+    assert len(standard) >= 20 and len(special) >= 12
+    assert len({s.typeface for s in VARIED_STYLES}) >= 15
+    assert {s.jumbo for s in standard} == {True, False} == {s.jumbo for s in special}
+    designs = [design_of(s) for s in standard]
+    assert {d.layout for d in designs} == {"stack", "stack-left", "beside"}
+    assert len({d.rank_cap for d in designs}) >= 12 and len({d.red for d in designs}) >= 4
+    assert {d.word_corner for d in map(design_of, special)} == {"abbr", "word", "vertical"}
+    named = {(s.typeface, design_of(s).layout) for s in ALL_STYLES if s not in VARIED_STYLES}
+    assert {(s.typeface, design_of(s).layout) for s in standard} - named
 
 
 def _index_crop(style: CardStyle, name: str) -> np.ndarray:

@@ -8,7 +8,7 @@ import jsonschema
 import numpy as np
 import pytest
 
-from model.synth.faces import ALL_STYLES, CARD_NAMES, render_face
+from model.synth.faces import ALL_STYLES, CARD_NAMES, VARIED_STYLES, render_face
 from model.synth.scene import render_scene
 from model.synth.surfaces import SURFACES
 
@@ -91,6 +91,19 @@ def test_held_out_designs_never_appear_in_training_scenes():
         test = render_scene(9, index, split="test", size=SMALL).labels
         used_in_test |= set(test["styles"]) | {test["surface"]}
     assert used_in_test & held_out and used_in_test & held_out_surfaces
+
+
+def test_training_scenes_draw_varied_designs_as_often_as_named_ones_and_test_scenes_never():
+    varied = {s.name for s in VARIED_STYLES}
+    drawn = 0
+    for index in range(30):
+        train = render_scene(9, index, size=SMALL).labels
+        chosen = set(train["styles"])
+        assert chosen <= varied or not chosen & varied  # a scene's decks are of one kind
+        assert {card["style"] for card in train["cards"]} <= chosen
+        drawn += chosen <= varied
+        assert not set(render_scene(9, index, split="test", size=SMALL).labels["styles"]) & varied
+    assert 8 <= drawn <= 22
 
 
 def test_scenes_hold_what_a_table_holds():

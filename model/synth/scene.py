@@ -27,6 +27,7 @@ from model.synth.compose import Canvas, placement_matrix, prepare_mips
 from model.synth.faces import (
     ALL_STYLES,
     TRAINING_ONLY_STYLES,
+    VARIED_STYLES,
     render_back,
     render_face,
     render_nonplaying,
@@ -56,6 +57,7 @@ LAYOUTS = ("training", "side", "leftovers")
 TEXTURE_SIZE = (1536, 1152)  # the table texture, drawn once per surface and variant
 TEXTURE_PX_PER_MM = TEXTURE_SIZE[0] / FIELD_MM  # the surfaces draw FIELD_MM across a texture
 HELD_OUT_SHARE = 0.6  # in test scenes, how often the held-out designs are used
+VARIED_SHARE = 0.5  # in training scenes, how often the varied designs are (faces/varied.py)
 
 
 class Scene:
@@ -108,12 +110,15 @@ def _pools(
     chosen = deck if deck != "both" else ("special" if rng.random() < 0.3 else "standard")
     held_out = split == "test" and rng.random() < HELD_OUT_SHARE
     wanted = "test" if held_out else "train"
+    # a training scene draws its decks from the named designs or, as often, the varied ones
+    varied = split == "train" and rng.random() < VARIED_SHARE
     styles = [
         s
         for s in ALL_STYLES
         if s.deck == chosen
         and s.split == wanted
         and (split == "train" or s not in TRAINING_ONLY_STYLES)
+        and (s in VARIED_STYLES) == varied
     ]
     count = min(len(styles), int(rng.choice([1, 1, 1, 2, 2, 3])))
     picked = [styles[i] for i in rng.choice(len(styles), size=count, replace=False)]

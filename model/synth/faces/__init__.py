@@ -13,6 +13,7 @@ from .styles import (
     SPECIAL_STYLES,
     STANDARD_STYLES,
     TRAINING_ONLY_STYLES,
+    VARIED_STYLES,
     style_by_name,
 )
 
@@ -23,6 +24,7 @@ __all__ = [
     "SPECIAL_STYLES",
     "STANDARD_STYLES",
     "TRAINING_ONLY_STYLES",
+    "VARIED_STYLES",
     "code_of",
     "render_back",
     "render_face",

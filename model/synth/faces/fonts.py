@@ -46,6 +46,18 @@ TYPEFACES: dict[str, tuple[str, str]] = {
     "C059 Bold": ("opentype/urw-base35/C059-Bold.otf", "serif"),
     "P052 Bold": ("opentype/urw-base35/P052-Bold.otf", "serif"),
     "Z003": ("opentype/urw-base35/Z003-MediumItalic.otf", "script"),
+    # weights and monospaced faces only the varied designs print indices in (varied.py)
+    "DejaVu Sans Condensed": ("truetype/dejavu/DejaVuSansCondensed.ttf", "sans"),
+    "DejaVu Sans Mono Bold": ("truetype/dejavu/DejaVuSansMono-Bold.ttf", "sans"),
+    "Liberation Mono Bold": ("truetype/liberation2/LiberationMono-Bold.ttf", "sans"),
+    "Nimbus Mono PS Bold": ("opentype/urw-base35/NimbusMonoPS-Bold.otf", "serif"),
+    "Free Mono Bold": ("truetype/freefont/FreeMonoBold.ttf", "serif"),
+    "Free Serif": ("truetype/freefont/FreeSerif.ttf", "serif"),
+    "Nimbus Sans": ("opentype/urw-base35/NimbusSans-Regular.otf", "sans"),
+    "Nimbus Sans Narrow": ("opentype/urw-base35/NimbusSansNarrow-Regular.otf", "sans"),
+    "Nimbus Roman": ("opentype/urw-base35/NimbusRoman-Regular.otf", "serif"),
+    "C059 Roman": ("opentype/urw-base35/C059-Roman.otf", "serif"),
+    "URW Bookman Light": ("opentype/urw-base35/URWBookman-Light.otf", "serif"),
 }
 
 _FALLBACKS = {
