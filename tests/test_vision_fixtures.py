@@ -102,9 +102,11 @@ def test_a_closer_reading_too_unsure_to_count_alone_is_not_taken(monkeypatch):
 def test_a_frame_of_small_indices_is_read_scaled_up(recogniser):
     """A crop of a busy validation scene (``handfoot synth --count 100 --seed 7777 --split
     test``, scene 65, 320×240 px from (0, 480)): twelve cards whose indices measure 5–7 px
-    across. As it comes, some ask for a check or are read as another card; scaled up
-    (``scale.py``) so its indices measure 10 px, every card is read right (the eleventh
-    version's classifier reads one of the 9s only 0.33 sure, so it asks for a check)."""
+    across. Scaled up (``scale.py``) so its indices measure 10 px, every card is read right
+    (the eleventh version's classifier reads one of the 9s only 0.33 sure, so it asks for a
+    check). Up to the thirteenth version, read as it came, some cards asked for a check or were
+    read as another card; the fourteenth reads it right either way, and without scaling the
+    frame stays as it comes."""
     frame = read_image(FIXTURES / "scale" / "busy-7777-65.png")
     truth = ["2B", *["9B"] * 5, *["9R"] * 3, "JB", "JB", "JR"]
     scaled = recogniser.read(frame)
@@ -113,7 +115,6 @@ def test_a_frame_of_small_indices_is_read_scaled_up(recogniser):
     assert sum(card.check for card in scaled.cards) <= 1
     plain = Recogniser.load(rescale=False).read(frame)
     assert plain.scale == 1.0
-    assert sorted(c.code for c in plain.cards) != truth or any(c.check for c in plain.cards)
     # what is read scaled lies where the frame as it comes shows it
 
     def centre(card):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..types import CardStyle
-from .design import BRIGHT, CREAM, IVORY, WHITE, Design
+from .design import BRIGHT, CREAM, IVORY, Design
 from .draw import seed_of
 from .varied import varied_table
 
