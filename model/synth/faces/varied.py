@@ -67,6 +67,13 @@ def _common(rng: np.random.Generator) -> dict:
     )
 
 
+def _style(rng: np.random.Generator, deck: str, k: int, jumbo: bool) -> CardStyle:
+    typeface = _pick(rng, TYPEFACES)
+    glossy = float(rng.uniform(0.1, 0.9))
+    return CardStyle(f"varied-{deck}-{k:02d}", deck, "train", typeface, jumbo, glossy,
+                     _pick(rng, (224, 250)))  # fmt: skip
+
+
 def _standard(rng: np.random.Generator, k: int) -> tuple[CardStyle, Design]:
     jumbo = bool(rng.random() < 0.3)
     backs = tuple(rng.choice(BACKS, size=int(rng.integers(2, 4)), replace=False).tolist())
@@ -89,16 +96,7 @@ def _standard(rng: np.random.Generator, k: int) -> tuple[CardStyle, Design]:
         joker_index=(_pick(rng, JOKER_INDEX), _pick(rng, JOKER_INDEX)),
         backs=backs,
     )
-    style = CardStyle(
-        f"varied-standard-{k:02d}",
-        "standard",
-        "train",
-        _pick(rng, TYPEFACES),
-        jumbo,
-        float(rng.uniform(0.1, 0.9)),
-        _pick(rng, (224, 250)),
-    )
-    return style, design
+    return _style(rng, "standard", k, jumbo), design
 
 
 def _special(rng: np.random.Generator, k: int) -> tuple[CardStyle, Design]:
@@ -112,16 +110,7 @@ def _special(rng: np.random.Generator, k: int) -> tuple[CardStyle, Design]:
         centre=_pick(rng, ("ring", "plain", "band")),
         backs=(_pick(rng, ("lattice", "rings", "dots", "checker")), "logo"),
     )
-    style = CardStyle(
-        f"varied-special-{k:02d}",
-        "special",
-        "train",
-        _pick(rng, TYPEFACES),
-        jumbo,
-        float(rng.uniform(0.1, 0.9)),
-        _pick(rng, (224, 250)),
-    )
-    return style, design
+    return _style(rng, "special", k, jumbo), design
 
 
 def varied_table(
