@@ -70,8 +70,8 @@ def _common(rng: np.random.Generator) -> dict:
 def _style(rng: np.random.Generator, deck: str, k: int, jumbo: bool) -> CardStyle:
     typeface = _pick(rng, TYPEFACES)
     glossy = float(rng.uniform(0.1, 0.9))
-    return CardStyle(f"varied-{deck}-{k:02d}", deck, "train", typeface, jumbo, glossy,
-                     _pick(rng, (224, 250)))  # fmt: skip
+    width = _pick(rng, (224, 250))
+    return CardStyle(f"varied-{deck}-{k:02d}", deck, "train", typeface, jumbo, glossy, width)
 
 
 def _standard(rng: np.random.Generator, k: int) -> tuple[CardStyle, Design]:
