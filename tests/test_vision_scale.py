@@ -99,13 +99,11 @@ def test_the_scan_bench_reads_test_scenes_which_training_designs_never_change(mo
     countable = [c for c in shown.labels["cards"] if any(i["visible"] for i in c["indices"])]
     assert jpeg == shown.jpeg and cards == len(countable)
     # a training scene of the named designs (half of them draw the varied ones)
-    index = next(
-        n
-        for n in range(20)
-        if not set(scene.render_scene(12345, n, deck="standard", size=size).labels["styles"])
-        & {s.name for s in scene.VARIED_STYLES}
+    varied = {s.name for s in scene.VARIED_STYLES}
+    trainings = (scene.render_scene(12345, n, deck="standard", size=size) for n in range(20))
+    index, trained = next(
+        (t.labels["index"], t.jpeg) for t in trainings if not set(t.labels["styles"]) & varied
     )
-    trained = scene.render_scene(12345, index, deck="standard", size=size).jpeg
     # a design added for training changes the training scenes, not the bench's frames
     added = replace(scene.ALL_STYLES[0], name="added-for-training")
     monkeypatch.setattr(scene, "ALL_STYLES", (*scene.ALL_STYLES, added))
