@@ -13,11 +13,8 @@ from tqdm import tqdm
 
 from model.recogniser import spec
 from model.recogniser.targets import CLASS_INDEX, IndexTruth, index_truths, upright_crop
-from scanner.vision.contract import Contract
-from scanner.vision.scale import scaled_frame, working_scale
 
 TRUTH_FIELDS = 11  # centre x, y, angle, height, width, card centre x, y, card w, h, class, visible
-READABLE = 0.9  # an index this much visible is one the locator is taught to find
 
 
 def scene_files(folder: Path) -> list[Path]:
@@ -28,43 +25,11 @@ def scene_files(folder: Path) -> list[Path]:
 
 
 def _load(label_path: Path) -> tuple[np.ndarray, dict]:
-    """A scene's frame and labels as the recogniser reads them: a frame of small indices is
-    read scaled up (``scanner/vision/scale.py``), so it is learnt scaled up, its labels in the
-    scaled frame's pixels. Learnt as it came, the locator saw sharp 10 px indices where it is
-    asked to find 5 px ones blown up to 10."""
     labels = json.loads(label_path.read_text(encoding="utf-8"))
     image = cv2.imread(str(label_path.with_suffix(".jpg")), cv2.IMREAD_COLOR)
     if image is None:
         raise OSError(f"cannot read {label_path.with_suffix('.jpg')}")
-    frame = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
-    factor = reading_scale(labels, frame.shape[:2])
-    if factor == 1.0:
-        return frame, labels
-    frame = scaled_frame(frame, factor)
-    height, width = frame.shape[:2]
-    return frame, {**scaled_labels(labels, factor), "width": width, "height": height}
-
-
-def reading_scale(labels: dict, frame_shape: tuple[int, int]) -> float:
-    """The factor the recogniser reads this frame at, from the short sides of the indices it
-    can read (the recogniser measures those it read)."""
-    sizes = [min(t.height, t.width) for t in index_truths(labels) if t.visible >= READABLE]
-    height, width = frame_shape
-    return working_scale(sizes, (width, height), Contract.from_spec())
-
-
-def scaled_labels(labels: dict, factor: float) -> dict:
-    """``labels`` with every card outline and index quad in the pixels of the frame scaled by
-    ``factor`` as ``scaled_frame`` scales it (pixel centres: x' = (x + 0.5) * factor - 0.5)."""
-
-    def points(values):
-        return [[(x + 0.5) * factor - 0.5, (y + 0.5) * factor - 0.5] for x, y in values]
-
-    cards = []
-    for card in labels["cards"]:
-        indices = [{**mark, "quad": points(mark["quad"])} for mark in card["indices"]]
-        cards.append({**card, "corners": points(card["corners"]), "indices": indices})
-    return {**labels, "cards": cards}
+    return cv2.cvtColor(image, cv2.COLOR_BGR2RGB), labels
 
 
 def _truth_row(t: IndexTruth, shift: np.ndarray) -> list[float]:
@@ -106,7 +71,7 @@ def cut_locator_samples(
     for path in tqdm(scene_files(folder), desc="locator crops", unit="scene"):
         frame, labels = _load(path)
         truths = index_truths(labels)
-        readable = [t for t in truths if t.visible >= READABLE]
+        readable = [t for t in truths if t.visible >= 0.9]
         h, w = frame.shape[:2]
         for _ in range(per_scene):
             if readable and rng.random() < 0.8:
