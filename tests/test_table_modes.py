@@ -188,7 +188,7 @@ def test_a_doubtful_meld_asks_for_a_check():
 
 
 def test_a_meld_split_where_cards_were_not_read_asks_for_a_check():
-    from scanner.table.grouping import CLOSE_DOUBT
+    from scanner.vision.grouping import CLOSE_DOUBT
     from tests.test_table_voting import CARD_W
 
     step = 0.3 * CARD_W

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from engine import Deck, RuleSet, get_preset
-from scanner.table.grouping import CardGroup, Grouping
+from scanner.vision.grouping import CardGroup, Grouping
 from scanner.table.modes import TableResult, outline, read_table
 from scanner.table.truth import groups_from_labels, is_seen, reading_from_label
 from scanner.vision.cards import CardReading

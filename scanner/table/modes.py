@@ -31,7 +31,7 @@ from engine import (
     check_meld,
     score_deal,
 )
-from scanner.table.grouping import Grouping, group_cards
+from scanner.vision.grouping import Grouping, group_cards
 from scanner.table.spacing import fan_doubt, top_doubt
 from scanner.vision.cards import CardReading
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from model.synth.scene import render_scene
-from scanner.table.grouping import CLOSE_DOUBT, CardGroup, Grouping, group_cards
+from scanner.vision.grouping import CLOSE_DOUBT, CardGroup, Grouping, group_cards
 from scanner.table.truth import groups_from_labels, reading_from_label, seen_ids
 from scanner.vision.cards import CardReading
 
