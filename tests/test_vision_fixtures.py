@@ -91,8 +91,8 @@ def test_a_closer_reading_too_unsure_to_count_alone_is_not_taken(monkeypatch):
     floor = unsure.contract.min_confidence
 
     def less_sure(frame, places, deck):
-        codes, confidence = read(frame, places, deck)
-        return codes, [min(sure, floor - 0.01) for sure in confidence]
+        codes, confidence, probabilities = read(frame, places, deck)
+        return codes, [min(sure, floor - 0.01) for sure in confidence], probabilities
 
     monkeypatch.setattr(unsure, "_read", less_sure)
     plain = Recogniser.load(look_closer=False, rescale=False, refine=False).read(frame).cards

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from model.synth.scene import render_scene
-from scanner.vision.grouping import CLOSE_DOUBT, CardGroup, Grouping, group_cards
 from scanner.table.truth import groups_from_labels, reading_from_label, seen_ids
 from scanner.vision.cards import CardReading
+from scanner.vision.grouping import CLOSE_DOUBT, CardGroup, Grouping, group_cards
 
 W, H = 60.0, 84.0  # a card's size in frame px
 INDEX_AT = (0.1, 0.13)  # an index's centre from its corner, in card widths and heights

@@ -31,9 +31,9 @@ from engine import (
     check_meld,
     score_deal,
 )
-from scanner.vision.grouping import Grouping, group_cards
 from scanner.table.spacing import fan_doubt, top_doubt
 from scanner.vision.cards import CardReading
+from scanner.vision.grouping import Grouping, group_cards
 
 
 class Mode(Enum):

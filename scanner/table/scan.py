@@ -45,6 +45,12 @@ class ScanSettings:
         """The deck the table is expected to hold: the rules' (see scanner/vision/decks.py)."""
         return self.rules.deck.value if self.rules is not None else None
 
+    @property
+    def melds(self) -> bool:
+        """Whether the cards lie in melds, one rank each (scanner/vision/melds.py): a hand's
+        leftovers need not."""
+        return self.mode is not Mode.LEFTOVERS
+
     def __post_init__(self) -> None:
         if self.frames < 1:
             raise ValueError(f"a scan needs at least one frame, not {self.frames}")
@@ -103,7 +109,7 @@ def read_frames(frames: Sequence[Frame], recogniser: Recogniser, settings: ScanS
     """Scan frames already taken (photos, a test's rendered scenes)."""
     started = time.perf_counter()
     deck = settings.deck
-    readings = [_read(frame, recogniser, deck) for frame in frames]
+    readings = [_read(frame, recogniser, deck, settings.melds) for frame in frames]
     return _finish(tuple(frames), readings, settings, started, capture_ms=0.0)
 
 
@@ -128,17 +134,19 @@ def scan_source(
             frame = source.capture()
             capture_s += time.perf_counter() - taken
             frames.append(frame)
-            pending.append(reader.submit(_read, frame, recogniser, settings.deck))
+            pending.append(reader.submit(_read, frame, recogniser, settings.deck, settings.melds))
         readings = [future.result() for future in pending]
     return _finish(tuple(frames), readings, settings, started, capture_ms=capture_s * 1000)
 
 
-def _read(frame: Frame, recogniser: Recogniser, deck: str | None) -> Reading | QualityProblem:
+def _read(
+    frame: Frame, recogniser: Recogniser, deck: str | None, melds: bool
+) -> Reading | QualityProblem:
     problem = check_quality(frame.image)
     if problem is not None:
         log.info("frame %s not read: %s", frame.name, problem.message)
         return problem
-    return recogniser.read(frame.image, deck)
+    return recogniser.read(frame.image, deck, melds=melds)
 
 
 def _finish(

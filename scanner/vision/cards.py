@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -77,6 +77,8 @@ class IndexReading:
     code: str  # one of the classifier's classes, "none" included
     confidence: float  # the classifier's probability of ``code``
     doubted: bool = False  # the verifier doubts it is printed on a card (verifier.py)
+    # the classifier's probability of every class where it read ``code`` (for ``melds.py``)
+    probabilities: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ class CardReading:
     corners: int = 1  # 2 when its far corner was read too (a card nothing lies on)
     doubted: bool = False
     disputed: bool = False  # a corner paired with it was read, surely, as another code
+    probabilities: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_index(
@@ -109,6 +112,7 @@ class CardReading:
             check=reading.confidence < min_confidence or reading.doubted,
             corners=corners,
             doubted=reading.doubted,
+            probabilities=reading.probabilities,
         )
 
     def as_json(self, digits: int = 1) -> dict:
@@ -295,7 +299,7 @@ def merge_cards(
         if n in gone:
             continue
         card = CardReading.from_index(
-            IndexReading(marks_read[n], reading.code, reading.confidence, reading.doubted),
+            replace(reading, index=marks_read[n]),
             min_confidence,
             2 if n in paired else 1,
         )

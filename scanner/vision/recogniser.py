@@ -18,6 +18,7 @@ from scanner.vision.contract import Contract
 from scanner.vision.decks import best_in_deck, check_deck, infer_deck
 from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
+from scanner.vision.melds import read_with_melds
 from scanner.vision.preprocess import (
     check_frame,
     context_crops,
@@ -317,10 +318,12 @@ class Recogniser:
                     f"the refiner gives {geometry.shape} for 2 crops, the contract [N, {parts}]"
                 )
 
-    def read(self, frame: np.ndarray, deck: str | None = None) -> Reading:
+    def read(self, frame: np.ndarray, deck: str | None = None, *, melds: bool = True) -> Reading:
         """The cards in an RGB uint8 frame [H, W, 3], each held to one deck: the deck most of
         the frame reads, where ``deck`` ("standard" or "special", the deck the rules play)
-        weighs as much as three sure readings (see ``decks.py``)."""
+        weighs as much as three sure readings (see ``decks.py``). With ``melds``, the cards
+        lying in a meld are read knowing that a meld's cards share a rank (``melds.py``):
+        leave it off for cards that need not (a hand's leftovers)."""
         check_deck(deck)
         check_frame(frame)
         started = time.perf_counter()
@@ -346,6 +349,14 @@ class Recogniser:
             not_an_index=self.contract.not_an_index,
             min_confidence=self.contract.min_confidence,
         )
+        if melds:
+            cards = read_with_melds(
+                cards,
+                self.contract.classes,
+                deck,
+                self.contract.not_an_index,
+                self.contract.min_confidence,
+            )
         cards = scaled_back(cards, factor)
         done = time.perf_counter()
         timing = {
@@ -461,16 +472,17 @@ class Recogniser:
         deck = infer_deck(probabilities, self.contract.classes, expected)
         codes, confidence = self._pick(probabilities, deck)
         readings = [
-            IndexReading(candidate, codes[n], confidence[n]) for n, candidate in enumerate(clear)
+            IndexReading(candidate, codes[n], confidence[n], probabilities=probabilities[n])
+            for n, candidate in enumerate(clear)
         ]
         readings = self._read_again(frame, readings, deck)
         readings = self._refine(frame, readings, deck)
         if self._look_closer:
             readings = self._closer(frame, readings, deck)
         if faint:  # read once: turning every faint mark would cost more than it finds
-            codes, confidence = self._read(frame, faint, deck)
+            codes, confidence, rows = self._read(frame, faint, deck)
             readings += [
-                IndexReading(candidate, codes[n], confidence[n])
+                IndexReading(candidate, codes[n], confidence[n], probabilities=rows[n])
                 for n, candidate in enumerate(faint)
                 if codes[n] != self.contract.not_an_index and confidence[n] >= FAINT_SURE
             ]
@@ -510,11 +522,11 @@ class Recogniser:
             refined_place(place, answer, self.contract)
             for place, answer in zip(places, geometry, strict=True)
         ]
-        codes, confidence = self._read(frame, moved, deck)
+        codes, confidence, rows = self._read(frame, moved, deck)
         kept = list(readings)
         for k, n in enumerate(doubtful):
             if replaces(readings[n], codes[k], confidence[k], REFINED_SURE, none):
-                kept[n] = IndexReading(moved[k], codes[k], confidence[k])
+                kept[n] = IndexReading(moved[k], codes[k], confidence[k], probabilities=rows[k])
         return kept
 
     def _closer(
@@ -538,11 +550,11 @@ class Recogniser:
         if not found:
             return readings
         order = sorted(found)
-        codes, confidence = self._read(frame, [found[k] for k in order], deck)
+        codes, confidence, rows = self._read(frame, [found[k] for k in order], deck)
         kept = list(readings)
-        for k, code, sure in zip(order, codes, confidence, strict=True):
+        for k, code, sure, row in zip(order, codes, confidence, rows, strict=True):
             if code != none and sure >= self.contract.min_confidence:
-                kept[small[k]] = IndexReading(found[k], code, sure)
+                kept[small[k]] = IndexReading(found[k], code, sure, probabilities=row)
         return kept
 
     def _probabilities(self, frame: np.ndarray, places: Sequence[IndexCandidate]) -> np.ndarray:
@@ -560,9 +572,10 @@ class Recogniser:
 
     def _read(
         self, frame: np.ndarray, places: Sequence[IndexCandidate], deck: str | None
-    ) -> tuple[list[str], list[float]]:
-        """The best class of ``deck`` for each place, and its probability."""
-        return self._pick(self._probabilities(frame, places), deck)
+    ) -> tuple[list[str], list[float], np.ndarray]:
+        """The best class of ``deck`` for each place, its probability, and every class's."""
+        probabilities = self._probabilities(frame, places)
+        return (*self._pick(probabilities, deck), probabilities)
 
     def _read_again(
         self, frame: np.ndarray, readings: list[IndexReading], deck: str | None
@@ -581,11 +594,13 @@ class Recogniser:
             for n in doubtful
             for turn in RETRY_TURNS
         ]
-        codes, confidence = self._read(frame, turned, deck)
+        codes, confidence, rows = self._read(frame, turned, deck)
         kept = list(readings)
         for k, n in enumerate(doubtful):
             tries = range(k * len(RETRY_TURNS), (k + 1) * len(RETRY_TURNS))
             best = max(tries, key=lambda t: (codes[t] != none, confidence[t]))
             if replaces(readings[n], codes[best], confidence[best], RETRY_CONFIDENCE, none):
-                kept[n] = IndexReading(turned[best], codes[best], confidence[best])
+                kept[n] = IndexReading(
+                    turned[best], codes[best], confidence[best], probabilities=rows[best]
+                )
         return kept
