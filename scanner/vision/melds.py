@@ -45,12 +45,11 @@ ANY = 0.5
 
 
 @cache
-def _ranks(classes: tuple[str, ...], deck: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For ``deck``: the positions in ``classes`` of its cards, each one's natural rank (an
-    index into the deck's ranks, -1 for a wild card), and the prior [ranks, cards] a meld of
-    each natural rank puts on its cards."""
+def _ranks(classes: tuple[str, ...], deck: str) -> tuple[np.ndarray, np.ndarray, frozenset[str]]:
+    """For ``deck``: the positions in ``classes`` of its cards, the prior [ranks, cards] a
+    meld of each natural rank puts on them, and the codes of the ranks never melded."""
     mask = allowed(classes, deck)
-    positions, ranks = [], []
+    positions, ranks, apart = [], [], set()
     for k, code in enumerate(classes):
         try:
             card = Card.from_code(code, Deck(deck)) if mask[k] else None
@@ -59,17 +58,23 @@ def _ranks(classes: tuple[str, ...], deck: str) -> tuple[np.ndarray, np.ndarray,
         if card is not None:
             positions.append(k)
             ranks.append(None if card.is_wild else card.rank)
-    naturals = sorted({rank for rank in ranks if rank is not None}, key=lambda rank: rank.value)
-    rank_of = np.array([-1 if rank is None else naturals.index(rank) for rank in ranks])
+            if not card.is_wild and not card.rank.is_meldable_natural:
+                apart.add(code)
+    # a meld's rank is one of the deck's meldable naturals; a rank never melded gets ANY alone
+    naturals = sorted(
+        {rank for rank in ranks if rank is not None and rank.is_meldable_natural},
+        key=lambda rank: rank.value,
+    )
+    rank_of = np.array([naturals.index(rank) if rank in naturals else -1 for rank in ranks])
+    wild = np.array([rank is None for rank in ranks])
     count = len(positions)
-    wild = rank_of < 0
     prior = np.full((len(naturals), count), ANY / count)
     for r in range(len(naturals)):
         own = rank_of == r
         prior[r, own] += NATURAL / own.sum()
         prior[r, wild] += WILD / max(1, wild.sum())
     prior /= prior.sum(axis=1, keepdims=True)
-    return np.array(positions), rank_of, prior
+    return np.array(positions), prior, frozenset(apart)
 
 
 def meld_posteriors(probabilities: np.ndarray, prior: np.ndarray) -> np.ndarray:
@@ -94,11 +99,13 @@ def read_with_melds(
     module's docstring), in the order given."""
     if deck is None:
         return tuple(cards)
-    positions, _, prior = _ranks(tuple(classes), deck)
+    positions, prior, apart = _ranks(tuple(classes), deck)
     none = list(classes).index(not_an_index)
     kept = {id(card): card for card in cards}
     for meld in group_cards(cards).melds:
-        members = [card for card in meld.cards if card.probabilities is not None]
+        members = [
+            card for card in meld.cards if card.probabilities is not None and card.code not in apart
+        ]
         if len(members) < 2:
             continue
         rows = np.array([card.probabilities for card in members], dtype=np.float64)
@@ -131,6 +138,5 @@ def _read_again(
     if best == none:
         return card
     code, sure = classes[best], float(weighed[best])
-    moved = code != card.code
-    check = sure < min_confidence or card.doubted or card.disputed or moved
+    check = card.check or code != card.code or sure < min_confidence
     return replace(card, code=code, confidence=sure, check=check)
