@@ -1,0 +1,127 @@
+"""A meld's cards read knowing they share a rank (scanner/vision/melds.py), on hand-made fans
+whose classifier probabilities are set by hand."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from model.recogniser.spec import CLASSES, NOT_AN_INDEX
+from scanner.vision.melds import meld_posteriors, read_with_melds
+from tests.test_vision_grouping import card, fan
+
+MIN_CONFIDENCE = 0.5
+
+
+def probabilities(**sure: float) -> np.ndarray:
+    """Class probabilities with ``sure`` (code → probability; "none" for not an index) and the
+    rest spread over the other classes."""
+    row = np.zeros(len(CLASSES))
+    for code, p in sure.items():
+        row[CLASSES.index(NOT_AN_INDEX if code == "none" else code)] = p
+    rest = [k for k in range(len(CLASSES)) if row[k] == 0]
+    row[rest] = (1.0 - row.sum()) / len(rest)
+    return row
+
+
+def read(code: str, reading, **sure: float):
+    """``reading`` (a hand-made card) as the classifier read it: ``code``, its probability the
+    largest of ``sure``."""
+    row = probabilities(**sure)
+    confidence = float(row[CLASSES.index(code)])
+    return replace(
+        reading,
+        code=code,
+        confidence=confidence,
+        check=confidence < MIN_CONFIDENCE,
+        probabilities=row,
+    )
+
+
+def plainly(code: str, reading):
+    return read(code, reading, **{code: 0.97})
+
+
+def with_melds(cards, deck="standard"):
+    return read_with_melds(cards, CLASSES, deck, NOT_AN_INDEX, MIN_CONFIDENCE)
+
+
+def six_fan(unsure, at: int = 3):
+    """A fan of five sixes of which card ``at`` is read as ``unsure`` does."""
+    cards = fan("6R 6B 6R 6B 6R", 100, 100)
+    return [unsure(c) if n == at else plainly(c.code, c) for n, c in enumerate(cards)]
+
+
+def test_an_unsure_card_is_read_as_its_meld_reads_and_asks_for_a_check():
+    cards = six_fan(lambda c: read("5B", c, **{"5B": 0.5, "6B": 0.3}))
+    assert not cards[3].check  # 0.5 sure: counted as read
+    read_again = with_melds(cards)
+    assert [c.code for c in read_again] == ["6R", "6B", "6R", "6B", "6R"]
+    assert read_again[3].confidence > 0.5 and read_again[3].check
+    assert all(not c.check for n, c in enumerate(read_again) if n != 3)
+
+
+def test_a_sure_card_keeps_its_code_even_when_its_meld_reads_another_rank():
+    cards = six_fan(lambda c: read("8B", c, **{"8B": 0.95, "6B": 0.02}))
+    read_again = with_melds(cards)
+    assert read_again[3].code == "8B" and not read_again[3].check
+    assert read_again[3].confidence > 0.5
+
+
+def test_a_wild_card_read_plainly_stays_wild():
+    cards = six_fan(lambda c: read("JK", c, JK=0.85, **{"6B": 0.08}))
+    assert with_melds(cards)[3].code == "JK"
+
+
+def test_a_card_weighed_towards_not_an_index_keeps_its_reading():
+    """The meld never takes a card away: a card the meld makes less likely than "not an
+    index" (read so only because a card was asked of the crop) stays as read."""
+    cards = six_fan(lambda c: read("5B", c, none=0.7, **{"5B": 0.2}))
+    assert with_melds(cards)[3] == cards[3]
+
+
+def test_a_rank_never_melded_stays_as_read_and_is_never_read_into():
+    """A Lady lies on top of a clean group (RULES.md §5): it is no card of the meld's rank."""
+    lords = fan("LORD LORD LORD LORD", 100, 100)
+    cards = [plainly("LORD", c) for c in lords[:3]]
+    cards.append(read("LADY", lords[3], LADY=0.7, LORD=0.25))
+    read_again = with_melds(cards, deck="special")
+    assert read_again[3].code == "LADY" and read_again[3] == cards[3]
+
+
+def test_nothing_changes_without_a_deck_without_probabilities_or_without_a_meld():
+    cards = six_fan(lambda c: read("5B", c, **{"5B": 0.5, "6B": 0.3}))
+    assert with_melds(cards, deck=None) == tuple(cards)
+    bare = [replace(c, probabilities=None) for c in cards]
+    assert with_melds(bare) == tuple(bare)
+    apart = [read("5B", card("5B", 100, 100), **{"5B": 0.5, "6B": 0.3})]
+    apart.append(plainly("6B", card("6B", 400, 400)))
+    assert with_melds(apart) == tuple(apart)
+
+
+def test_two_melds_are_read_each_by_its_own_rank():
+    sixes = six_fan(lambda c: read("8B", c, **{"8B": 0.45, "6B": 0.35}))
+    eights = [plainly(c.code, c) for c in fan("8R 8B 8R", 100, 400)]
+    eights.append(read("6R", card("8R", 100 + 3 * 0.3 * 60, 400), **{"6R": 0.45, "8R": 0.35}))
+    read_again = with_melds(sixes + eights)
+    assert read_again[3].code == "6B" and read_again[-1].code == "8R"
+
+
+def test_the_order_given_is_kept():
+    cards = six_fan(lambda c: read("5B", c, **{"5B": 0.5, "6B": 0.3}))
+    order = [4, 0, 3, 1, 2]
+    read_again = with_melds([cards[n] for n in order])
+    assert [c.index_box for c in read_again] == [cards[n].index_box for n in order]
+
+
+def test_a_card_never_confirms_itself():
+    """The rank a card is read by comes from the others alone: a meld whose others read two
+    ranks equally leaves it its own reading."""
+    prior = np.full((2, 4), 0.1)
+    prior[0, 0] = prior[1, 1] = 0.7
+    prior /= prior.sum(axis=1, keepdims=True)
+    cards = np.array([[0.9, 0.1, 0, 0], [0.1, 0.9, 0, 0], [0.5, 0.5, 0, 0]])
+    posterior = meld_posteriors(cards, prior)
+    assert posterior[2, 0] == pytest.approx(posterior[2, 1])
+    # the first card's prior comes from the second and third: rank 1 leads
+    assert posterior[0, 1] > posterior[0, 0]
