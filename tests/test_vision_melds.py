@@ -7,7 +7,10 @@ import numpy as np
 import pytest
 
 from model.recogniser.spec import CLASSES, NOT_AN_INDEX
-from scanner.vision.melds import meld_posteriors, read_with_melds
+from scanner.vision import Recogniser
+from scanner.vision.cards import IndexReading, merge_cards
+from scanner.vision.decode import IndexCandidate
+from scanner.vision.melds import meld_posteriors, read_with_melds, unread_in_melds
 from tests.test_vision_grouping import card, fan
 
 MIN_CONFIDENCE = 0.5
@@ -125,3 +128,56 @@ def test_a_card_never_confirms_itself():
     assert posterior[2, 0] == pytest.approx(posterior[2, 1])
     # the first card's prior comes from the second and third: rank 1 leads
     assert posterior[0, 1] > posterior[0, 0]
+
+
+def candidate(x: float, y: float) -> IndexCandidate:
+    """An upright 8×16 px index at (x, y) on a 60×84 px card."""
+    return IndexCandidate(x, y, 0.9, 0.0, 16.0, 8.0, x + 24.0, y + 31.0, 60.0, 84.0)
+
+
+def fan_readings(middle: np.ndarray) -> list[IndexReading]:
+    """Five indices of a fan 18 px apart, all plainly sixes but the middle one, read as
+    ``middle`` says."""
+    readings = []
+    for n in range(5):
+        row = middle if n == 2 else probabilities(**{"6B" if n % 2 else "6R": 0.97})
+        best = int(np.argmax(row))
+        readings.append(
+            IndexReading(candidate(100 + 18 * n, 100), CLASSES[best], row[best], False, row)
+        )
+    return readings
+
+
+def unread(readings, cards):
+    return unread_in_melds(readings, cards, CLASSES, "standard", NOT_AN_INDEX, MIN_CONFIDENCE)
+
+
+def merged(readings):
+    return merge_cards(readings, not_an_index=NOT_AN_INDEX, min_confidence=MIN_CONFIDENCE)
+
+
+def test_a_mark_read_not_an_index_in_a_meld_that_reads_its_rank_is_a_card():
+    readings = fan_readings(probabilities(none=0.6, **{"6B": 0.3}))
+    assert readings[2].code == NOT_AN_INDEX and len(merged(readings)) == 4
+    (found,) = unread(readings, merged(readings))
+    assert found.code == "6B" and found.index == readings[2].index
+    assert found.confidence >= MIN_CONFIDENCE
+
+
+def test_a_mark_read_not_an_index_stays_so_alone_or_when_nothing_of_a_card_shows():
+    lone = fan_readings(probabilities(none=0.6, **{"6B": 0.3}))[2:3]
+    assert unread(lone, merged(lone)) == []
+    faint = fan_readings(probabilities(none=0.97, **{"6B": 0.03}))
+    assert unread(faint, merged(faint)) == []
+    other = fan_readings(probabilities(none=0.6, **{"9B": 0.3}))
+    assert unread(other, merged(other)) == []
+
+
+def test_the_recogniser_counts_such_a_card_and_asks_for_a_check():
+    recogniser = Recogniser.load()
+    readings = fan_readings(probabilities(none=0.6, **{"6B": 0.3}))
+    cards = recogniser._read_with_melds(readings, merged(readings), "standard")
+    assert sorted(card.code for card in cards) == ["6B", "6B", "6B", "6R", "6R"]
+    (middle,) = [card for card in cards if card.index_box == readings[2].index.index_box()]
+    assert middle.code == "6B" and middle.check
+    assert sum(card.check for card in cards) == 1

@@ -35,13 +35,16 @@ from functools import cache
 import numpy as np
 
 from engine import Card, Deck, UnknownCardError
-from scanner.vision.cards import CardReading
+from scanner.vision.cards import CardReading, IndexReading
 from scanner.vision.decks import allowed
 from scanner.vision.grouping import group_cards
 
 NATURAL = 0.75
 WILD = 0.3
 ANY = 0.5
+# A mark read "not an index" is weighed with the meld it lies in when the classifier gives its
+# likeliest card at least this much
+UNREAD_FLOOR = 0.05
 
 
 @cache
@@ -117,6 +120,38 @@ def read_with_melds(
                 card, row, weight, positions, classes, none, min_confidence
             )
     return tuple(kept[id(card)] for card in cards)
+
+
+def unread_in_melds(
+    readings: Sequence[IndexReading],
+    cards: Sequence[CardReading],
+    classes: Sequence[str],
+    deck: str | None,
+    not_an_index: str,
+    min_confidence: float,
+) -> list[IndexReading]:
+    """The marks of ``readings`` read "not an index" that lie in a meld of ``cards`` and,
+    weighed with it, read as a card at least ``min_confidence`` sure: as those cards."""
+    if deck is None:
+        return []
+    positions, _, _ = _ranks(tuple(classes), deck)
+    unread = []
+    for reading in readings:
+        if reading.code != not_an_index or reading.probabilities is None:
+            continue
+        best = int(positions[np.argmax(reading.probabilities[positions])])
+        if reading.probabilities[best] >= UNREAD_FLOOR:
+            guess = replace(reading, code=classes[best], confidence=0.0)
+            unread.append((reading, CardReading.from_index(guess, min_confidence)))
+    if not unread:
+        return []
+    guesses = [card for _, card in unread]
+    weighed = read_with_melds([*cards, *guesses], classes, deck, not_an_index, min_confidence)
+    return [
+        replace(reading, code=card.code, confidence=card.confidence)
+        for (reading, guess), card in zip(unread, weighed[len(cards) :], strict=True)
+        if card is not guess and card.confidence >= min_confidence
+    ]
 
 
 def _read_again(

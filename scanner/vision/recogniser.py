@@ -18,7 +18,7 @@ from scanner.vision.contract import Contract
 from scanner.vision.decks import best_in_deck, check_deck, infer_deck
 from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
-from scanner.vision.melds import read_with_melds
+from scanner.vision.melds import read_with_melds, unread_in_melds
 from scanner.vision.preprocess import (
     check_frame,
     context_crops,
@@ -350,13 +350,7 @@ class Recogniser:
             min_confidence=self.contract.min_confidence,
         )
         if melds:
-            cards = read_with_melds(
-                cards,
-                self.contract.classes,
-                deck,
-                self.contract.not_an_index,
-                self.contract.min_confidence,
-            )
+            cards = self._read_with_melds(readings, cards, deck)
         cards = scaled_back(cards, factor)
         done = time.perf_counter()
         timing = {
@@ -374,6 +368,23 @@ class Recogniser:
             factor,
         )
         return Reading(cards, timing, deck, factor)
+
+    def _read_with_melds(
+        self, readings: list[IndexReading], cards: tuple[CardReading, ...], deck: str | None
+    ) -> tuple[CardReading, ...]:
+        """``cards`` read knowing a meld's cards share a rank, with the marks read "not an
+        index" that their meld reads as a card; those always ask for a check (``melds.py``)."""
+        c = self.contract
+        found = unread_in_melds(readings, cards, c.classes, deck, c.not_an_index, c.min_confidence)
+        if found:
+            cards = merge_cards(
+                readings + found, not_an_index=c.not_an_index, min_confidence=c.min_confidence
+            )
+            new = {reading.index.index_box() for reading in found}
+            cards = tuple(
+                replace(card, check=True) if card.index_box in new else card for card in cards
+            )
+        return read_with_melds(cards, c.classes, deck, c.not_an_index, c.min_confidence)
 
     def _scale_for(self, frame: np.ndarray, readings: Sequence[IndexReading]) -> float:
         """The factor to read ``frame`` at (``scale.py``), from the sizes of the indices read
