@@ -10,7 +10,7 @@ from model.recogniser.spec import CLASSES, NOT_AN_INDEX
 from scanner.vision import Recogniser
 from scanner.vision.cards import IndexReading, merge_cards
 from scanner.vision.decode import IndexCandidate
-from scanner.vision.melds import meld_posteriors, read_with_melds, unread_in_melds
+from scanner.vision.melds import meld_posteriors, read_with_melds
 from tests.test_vision_grouping import card, fan
 
 MIN_CONFIDENCE = 0.5
@@ -46,7 +46,9 @@ def plainly(code: str, reading):
 
 
 def with_melds(cards, deck="standard"):
-    return read_with_melds(cards, CLASSES, deck, NOT_AN_INDEX, MIN_CONFIDENCE)
+    read_again, found = read_with_melds(cards, CLASSES, deck, NOT_AN_INDEX, MIN_CONFIDENCE)
+    assert found == []
+    return read_again
 
 
 def six_fan(unsure, at: int = 3):
@@ -149,7 +151,13 @@ def fan_readings(middle: np.ndarray) -> list[IndexReading]:
 
 
 def unread(readings, cards):
-    return unread_in_melds(readings, cards, CLASSES, "standard", NOT_AN_INDEX, MIN_CONFIDENCE)
+    """The marks of ``readings`` read "not an index" that their meld among ``cards`` counts."""
+    unsure = [reading for reading in readings if reading.code == NOT_AN_INDEX]
+    read_again, found = read_with_melds(
+        cards, CLASSES, "standard", NOT_AN_INDEX, MIN_CONFIDENCE, unsure
+    )
+    assert len(read_again) == len(cards)
+    return found
 
 
 def merged(readings):

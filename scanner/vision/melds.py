@@ -7,23 +7,27 @@ while the cards around it in the same fan read their rank plainly. On a table, a
 of one rank and wild cards (RULES.md §1), so those neighbours are strong evidence. The cards of
 each meld (``grouping.py``) are read as a small Bayesian model:
 
-- the meld has one natural rank *r*, unknown; each of its cards is a natural of *r* (share
-  NATURAL), a wild card (share WILD) or, because grouping may join two melds or a player may lay
-  a wrong card, any card of the deck (share ANY);
-- the other cards' class probabilities (each divided out of what it says for *r*) give how
-  likely each *r* is, the card's own reading left out, so that a card never confirms itself;
-- that prior over the card's classes multiplies the classifier's probabilities, which were
-  learnt with every class about as common, and the best class wins.
+- the meld has one natural rank *r*, unknown, one of the deck's ranks that may be melded; each
+  of its cards is a natural of *r* (share NATURAL), a wild card (share WILD) or, because
+  grouping may join two melds or a player may lay a wrong card, any card of the deck (share
+  ANY);
+- the other cards' class probabilities give how likely each *r* is, the card's own reading
+  left out, so that a card never confirms itself;
+- that prior, over the card's classes and against every class being as likely, multiplies the
+  classifier's probabilities, and the best class wins.
 
-A card the classifier is sure of keeps its code: the prior moves the probability of a reading of
-0.95 by too little. A reading the meld turns to another code asks for a check, as a reading of
-a rank nobody expected there may be a player's mistake the rules should see. "Not an index"
-keeps its own probability: the meld never adds a card, nor takes one away. A frame whose deck
-is unknown, and cards without the classifier's probabilities, are left as read.
+A card the classifier is sure of keeps its code: the prior moves a reading of 0.95 by too
+little. A card the meld reads as another code asks for a check, as a card of a rank nobody
+expected there may be a player's mistake the rules should see, and a check is never lifted.
+A card read as a rank never melded (a three, a Lady on top of its group, a Villain) keeps its
+reading, and no card is read into one. "Not an index" keeps its own probability, so the meld
+takes no card away. A mark read "not an index" whose meld makes a card of it the likelier
+reading is counted, and asks for a check. A frame whose deck is unknown,
+and cards without the classifier's probabilities, are left as read.
 
-On busy validation scenes the shares below were measured and chosen (the model card, "A meld's
-cards share one rank"); as counted in the training scenes' labels, 84 % of the cards of a
-meld are naturals of its rank and 16 % wild cards.
+Measured on five sets of busy validation scenes (the model card, "A meld's cards share one
+rank"): the shares below were chosen among others that did about as well; as counted in the
+training scenes' labels, 84 % of the cards of a meld are naturals of its rank and 16 % wild.
 """
 
 from __future__ import annotations
@@ -97,15 +101,27 @@ def read_with_melds(
     deck: str | None,
     not_an_index: str,
     min_confidence: float,
-) -> tuple[CardReading, ...]:
+    unread: Sequence[IndexReading] = (),
+) -> tuple[tuple[CardReading, ...], list[IndexReading]]:
     """``cards`` with each meld's cards read again with their meld-mates' readings (see the
-    module's docstring), in the order given."""
+    module's docstring), in the order given; and the marks of ``unread`` (read "not an index")
+    that lie in a meld and, weighed with it, read as a card at least ``min_confidence`` sure,
+    as those cards (their likeliest card at least UNREAD_FLOOR to start with)."""
     if deck is None:
-        return tuple(cards)
+        return tuple(cards), []
     positions, prior, apart = _ranks(tuple(classes), deck)
+    guesses = {}
+    for reading in unread:
+        if reading.code != not_an_index or reading.probabilities is None:
+            continue
+        best = int(positions[np.argmax(reading.probabilities[positions])])
+        if reading.probabilities[best] >= UNREAD_FLOOR:
+            guess = replace(reading, code=classes[best], confidence=0.0)
+            guesses[id(reading)] = CardReading.from_index(guess, min_confidence)
+    every = [*cards, *guesses.values()]
     none = list(classes).index(not_an_index)
-    kept = {id(card): card for card in cards}
-    for meld in group_cards(cards).melds:
+    kept = {id(card): card for card in every}
+    for meld in group_cards(every).melds:
         members = [
             card for card in meld.cards if card.probabilities is not None and card.code not in apart
         ]
@@ -119,39 +135,14 @@ def read_with_melds(
             kept[id(card)] = _read_again(
                 card, row, weight, positions, classes, none, min_confidence
             )
-    return tuple(kept[id(card)] for card in cards)
-
-
-def unread_in_melds(
-    readings: Sequence[IndexReading],
-    cards: Sequence[CardReading],
-    classes: Sequence[str],
-    deck: str | None,
-    not_an_index: str,
-    min_confidence: float,
-) -> list[IndexReading]:
-    """The marks of ``readings`` read "not an index" that lie in a meld of ``cards`` and,
-    weighed with it, read as a card at least ``min_confidence`` sure: as those cards."""
-    if deck is None:
-        return []
-    positions, _, _ = _ranks(tuple(classes), deck)
-    unread = []
-    for reading in readings:
-        if reading.code != not_an_index or reading.probabilities is None:
-            continue
-        best = int(positions[np.argmax(reading.probabilities[positions])])
-        if reading.probabilities[best] >= UNREAD_FLOOR:
-            guess = replace(reading, code=classes[best], confidence=0.0)
-            unread.append((reading, CardReading.from_index(guess, min_confidence)))
-    if not unread:
-        return []
-    guesses = [card for _, card in unread]
-    weighed = read_with_melds([*cards, *guesses], classes, deck, not_an_index, min_confidence)
-    return [
+    found = [
         replace(reading, code=card.code, confidence=card.confidence)
-        for (reading, guess), card in zip(unread, weighed[len(cards) :], strict=True)
-        if card is not guess and card.confidence >= min_confidence
+        for reading in unread
+        if id(reading) in guesses
+        for card in [kept[id(guesses[id(reading)])]]
+        if card is not guesses[id(reading)] and card.confidence >= min_confidence
     ]
+    return tuple(kept[id(card)] for card in cards), found
 
 
 def _read_again(

@@ -18,7 +18,7 @@ from scanner.vision.contract import Contract
 from scanner.vision.decks import best_in_deck, check_deck, infer_deck
 from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
-from scanner.vision.melds import read_with_melds, unread_in_melds
+from scanner.vision.melds import read_with_melds
 from scanner.vision.preprocess import (
     check_frame,
     context_crops,
@@ -179,6 +179,11 @@ def _names(session, wanted_input: str, wanted_output: str, path: Path) -> tuple[
             wanted_output,
         )
     return inputs[0], wanted_output if wanted_output in outputs else outputs[0]
+
+
+def _as_read(card: CardReading, read: CardReading) -> CardReading:
+    """``card`` with the code, confidence and check of ``read``, the same index read before."""
+    return replace(card, code=read.code, confidence=read.confidence, check=read.check)
 
 
 def replaces(first: IndexReading, code: str, confidence: float, floor: float, none: str) -> bool:
@@ -375,16 +380,24 @@ class Recogniser:
         """``cards`` read knowing a meld's cards share a rank, with the marks read "not an
         index" that their meld reads as a card; those always ask for a check (``melds.py``)."""
         c = self.contract
-        found = unread_in_melds(readings, cards, c.classes, deck, c.not_an_index, c.min_confidence)
-        if found:
-            cards = merge_cards(
-                readings + found, not_an_index=c.not_an_index, min_confidence=c.min_confidence
-            )
-            new = {reading.index.index_box() for reading in found}
-            cards = tuple(
-                replace(card, check=True) if card.index_box in new else card for card in cards
-            )
-        return read_with_melds(cards, c.classes, deck, c.not_an_index, c.min_confidence)
+        unread = [reading for reading in readings if reading.code == c.not_an_index]
+        cards, found = read_with_melds(
+            cards, c.classes, deck, c.not_an_index, c.min_confidence, unread
+        )
+        if not found:
+            return cards
+        # paired again with the found ones, each card keeps what its meld read in it
+        read_again = {card.index_box: card for card in cards}
+        new = {reading.index.index_box() for reading in found}
+        merged = merge_cards(
+            readings + found, not_an_index=c.not_an_index, min_confidence=c.min_confidence
+        )
+        return tuple(
+            replace(card, check=True)
+            if card.index_box in new
+            else _as_read(card, read_again.get(card.index_box, card))
+            for card in merged
+        )
 
     def _scale_for(self, frame: np.ndarray, readings: Sequence[IndexReading]) -> float:
         """The factor to read ``frame`` at (``scale.py``), from the sizes of the indices read
