@@ -254,6 +254,28 @@ def test_eval_scores_a_synth_folder(cli, models, tmp_path):
     assert (tmp_path / "c.png").exists()
 
 
+def test_eval_reads_cards_in_melds_unless_told_they_lie_loose(cli, models, tmp_path, monkeypatch):
+    """By default a meld's unsure cards are read as the rest of it reads (melds.py); photos of
+    loose cards, or a hand, are read with ``--no-melds``."""
+    from scanner.vision import Recogniser
+
+    told = []
+    read = Recogniser.read
+
+    def recorded(self, frame, deck=None, *, melds=True):
+        told.append(melds)
+        return read(self, frame, deck, melds=melds)
+
+    monkeypatch.setattr(Recogniser, "read", recorded)
+    scenes = tmp_path / "scenes"
+    assert cli("synth", "--out", scenes, "--count", "2", "--size", "320x240", "--quiet").code == 0
+    assert cli("eval", scenes, "--models", models, "--json").code == 0
+    assert told == [True, True]
+    told.clear()
+    assert cli("eval", scenes, "--models", models, "--json", "--no-melds").code == 0
+    assert told == [False, False]
+
+
 def test_eval_lists_every_error_a_line_each(cli, stand_ins, tmp_path):
     """The stand-in models read rendered scenes badly: every kind of error is there to list."""
     scenes = tmp_path / "scenes"

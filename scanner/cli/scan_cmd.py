@@ -101,6 +101,13 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         "where no card is, one JSON line each (scene, kind, codes, confidence, check, index "
         "size, where in the frame)",
     )
+    evaluate.add_argument(
+        "--no-melds",
+        dest="melds",
+        action="store_false",
+        help="cards mode and photos: read the cards as lying loose, not in melds of one rank "
+        "each (by default a meld's unsure cards are read as the rest of it reads)",
+    )
     add_model_arguments(evaluate)
     evaluate.set_defaults(run=run_eval)
 
@@ -313,7 +320,7 @@ def run_eval(args: argparse.Namespace) -> int:
     recogniser = load_recogniser(args)
     try:
         scores = evaluate_folder(
-            args.folder, lambda frame: recogniser.read(frame).cards, args.limit
+            args.folder, lambda frame: recogniser.read(frame, melds=args.melds).cards, args.limit
         )
         write_image(confusion, draw_confusion(scores))
     except ImageError as error:
@@ -388,7 +395,9 @@ def run_photo_eval(args: argparse.Namespace) -> int:
             "photos with Pascal VOC labels"
         )
     recogniser = load_recogniser(args)
-    figures = evaluate_photos(args.folder, lambda frame: recogniser.read(frame).cards)
+    figures = evaluate_photos(
+        args.folder, lambda frame: recogniser.read(frame, melds=args.melds).cards
+    )
     if args.json:
         print_json(figures)
     else:
