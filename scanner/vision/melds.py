@@ -110,15 +110,15 @@ def read_with_melds(
     if deck is None:
         return tuple(cards), []
     positions, prior, apart = _ranks(tuple(classes), deck)
-    guesses = {}
+    guesses = []  # (a mark read "not an index", its likeliest card)
     for reading in unread:
         if reading.code != not_an_index or reading.probabilities is None:
             continue
         best = int(positions[np.argmax(reading.probabilities[positions])])
         if reading.probabilities[best] >= UNREAD_FLOOR:
             guess = replace(reading, code=classes[best], confidence=0.0)
-            guesses[id(reading)] = CardReading.from_index(guess, min_confidence)
-    every = [*cards, *guesses.values()]
+            guesses.append((reading, CardReading.from_index(guess, min_confidence)))
+    every = [*cards, *(guess for _, guess in guesses)]
     none = list(classes).index(not_an_index)
     kept = {id(card): card for card in every}
     for meld in group_cards(every).melds:
@@ -135,13 +135,11 @@ def read_with_melds(
             kept[id(card)] = _read_again(
                 card, row, weight, positions, classes, none, min_confidence
             )
-    found = [
-        replace(reading, code=card.code, confidence=card.confidence)
-        for reading in unread
-        if id(reading) in guesses
-        for card in [kept[id(guesses[id(reading)])]]
-        if card is not guesses[id(reading)] and card.confidence >= min_confidence
-    ]
+    found = []
+    for reading, guess in guesses:
+        card = kept[id(guess)]  # itself where "not an index" stayed the likelier
+        if card is not guess and card.confidence >= min_confidence:
+            found.append(replace(reading, code=card.code, confidence=card.confidence))
     return tuple(kept[id(card)] for card in cards), found
 
 
