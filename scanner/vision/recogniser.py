@@ -182,8 +182,10 @@ def _names(session, wanted_input: str, wanted_output: str, path: Path) -> tuple[
 
 
 def _as_read(card: CardReading, read: CardReading) -> CardReading:
-    """``card`` with the code, confidence and check of ``read``, the same index read before."""
-    return replace(card, code=read.code, confidence=read.confidence, check=read.check)
+    """``card`` with the code and confidence of ``read``, the same index read before, asking
+    for a check where either does (paired again, it may now be disputed)."""
+    check = read.check or card.check
+    return replace(card, code=read.code, confidence=read.confidence, check=check)
 
 
 def replaces(first: IndexReading, code: str, confidence: float, floor: float, none: str) -> bool:
