@@ -47,8 +47,11 @@ NATURAL = 0.75
 WILD = 0.3
 ANY = 0.5
 # A mark read "not an index" is weighed with the meld it lies in when the classifier gives its
-# likeliest card at least this much
+# likeliest card at least this much, and counts as a card read at least UNREAD_SURE sure so.
+# On three busy validation sets (6161, 6262, 7777) 0.7 found 18 cards fewer for 5 phantoms fewer
+# (scenes exact 60 / 47 / 60 against 60 / 47 / 59 %), 0.85 nearly none.
 UNREAD_FLOOR = 0.05
+UNREAD_SURE = 0.5
 
 
 @cache
@@ -138,7 +141,7 @@ def read_with_melds(
     found = []
     for reading, guess in guesses:
         card = kept[id(guess)]  # itself where "not an index" stayed the likelier
-        if card is not guess and card.confidence >= min_confidence:
+        if card is not guess and card.confidence >= UNREAD_SURE:
             found.append(replace(reading, code=card.code, confidence=card.confidence))
     return tuple(kept[id(card)] for card in cards), found
 
