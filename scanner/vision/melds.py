@@ -38,9 +38,9 @@ from functools import cache
 
 import numpy as np
 
-from engine import Card, Deck, UnknownCardError
+from engine import Card, Deck
+from model.recogniser.spec import deck_of
 from scanner.vision.cards import CardReading, IndexReading
-from scanner.vision.decks import allowed
 from scanner.vision.grouping import group_cards
 
 NATURAL = 0.75
@@ -58,18 +58,15 @@ UNREAD_SURE = 0.5
 def _ranks(classes: tuple[str, ...], deck: str) -> tuple[np.ndarray, np.ndarray, frozenset[str]]:
     """For ``deck``: the positions in ``classes`` of its cards, the prior [ranks, cards] a
     meld of each natural rank puts on them, and the codes of the ranks never melded."""
-    mask = allowed(classes, deck)
     positions, ranks, apart = [], [], set()
     for k, code in enumerate(classes):
-        try:
-            card = Card.from_code(code, Deck(deck)) if mask[k] else None
-        except UnknownCardError:  # "not an index"
-            card = None
-        if card is not None:
-            positions.append(k)
-            ranks.append(None if card.is_wild else card.rank)
-            if not card.is_wild and not card.rank.is_meldable_natural:
-                apart.add(code)
+        if deck_of(code) != deck:  # the other deck's cards, and "not an index"
+            continue
+        card = Card.from_code(code, Deck(deck))
+        positions.append(k)
+        ranks.append(None if card.is_wild else card.rank)
+        if not card.is_wild and not card.rank.is_meldable_natural:
+            apart.add(code)
     # a meld's rank is one of the deck's meldable naturals; a rank never melded gets ANY alone
     naturals = sorted(
         {rank for rank in ranks if rank is not None and rank.is_meldable_natural},
