@@ -189,3 +189,31 @@ def test_the_recogniser_counts_such_a_card_and_asks_for_a_check():
     (middle,) = [card for card in cards if card.index_box == readings[2].index.index_box()]
     assert middle.code == "6B" and middle.check
     assert sum(card.check for card in cards) == 1
+
+
+def far_corner(last: IndexCandidate, row: np.ndarray, off: float) -> IndexReading:
+    """The far corner of the card whose index is ``last`` (an upright ``candidate``), read as
+    ``row`` says, predicting its card's centre ``off`` px below the true one."""
+    centre_x, centre_y = last.card_x, last.card_y
+    x, y = 2 * centre_x - last.x, 2 * centre_y - last.y
+    index = IndexCandidate(x, y, 0.9, 180.0, 16.0, 8.0, centre_x, centre_y + off, 60.0, 84.0)
+    best = int(np.argmax(row))
+    return IndexReading(index, CLASSES[best], float(row[best]), False, row)
+
+
+def test_a_top_card_s_far_corner_its_meld_reads_again_pairs_with_its_own_index():
+    recogniser = Recogniser.load()
+    fan = fan_readings(probabilities(**{"6B": 0.97}))
+    # the top card's far corner read unsurely as a 9, its centre a third of a short side off:
+    # two codes are not one card at that distance, so it counts twice
+    far = far_corner(fan[-1].index, probabilities(**{"9R": 0.55, "6R": 0.35}), 20.0)
+    readings = [*fan, far]
+    assert far.code == "9R" and len(merged(readings)) == 6
+    cards = recogniser._read_with_melds(readings, merged(readings), "standard")
+    assert sorted(card.code for card in cards) == ["6B", "6B", "6B", "6R", "6R"]
+    (top,) = [card for card in cards if card.corners == 2]
+    assert top.index_box == fan[-1].index.index_box() and not top.check
+    # read surely as another rank, it is no misread of this meld's rank: two cards stay
+    sure = far_corner(fan[-1].index, probabilities(**{"9R": 0.97}), 20.0)
+    cards = recogniser._read_with_melds([*fan, sure], merged([*fan, sure]), "standard")
+    assert sorted(card.code for card in cards) == ["6B", "6B", "6B", "6R", "6R", "9R"]
