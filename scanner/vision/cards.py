@@ -47,7 +47,7 @@ DIAGONAL_RATIO = (0.5, 2.5)
 # counts 86 → 41, recall 85.0 → 85.9 %, scenes exact 18.3 → 23.3 %; on 80 one-side tables 45 →
 # 12 double counts, scenes exact 27.5 → 51.2 %. Without the reach: 66 and 16; taking two-code
 # pairs in the same order as the rest, or by skew or error alone, did worse. The centre error
-# weighs half as much as it first did (ERROR_UNIT 0.3 → 0.6, fifteenth version's models): the
+# weighs half as much as it first did (ERROR_UNIT 0.3 → 0.6, fourteenth version's models): the
 # predicted centres of a fan's top card and of the card beneath it lie about as close to its far
 # corner's, so the error chose the card beneath as often as not. On the five busy validation
 # sets (seeds 6161, 6262, 7777, 7878, 7979) missed 860 → 854, double counts 117 → 110, scenes

@@ -412,7 +412,7 @@ class Recogniser:
         # paired again with the found ones, each card keeps what its meld read in it
         read_again = {card.index_box: card for card in read}
         new = {reading.index.index_box() for reading in found}
-        as_read = [_meld_read(reading, moved) for reading in readings]
+        as_read = [_meld_read(reading, moved) for reading in readings] if moved else readings
         merged = merge_cards(
             as_read + found, not_an_index=c.not_an_index, min_confidence=c.min_confidence
         )
