@@ -245,6 +245,24 @@ def test_a_book_s_top_card_read_at_both_corners_counts_once_and_its_fan_stays_wh
     )
 
 
+def test_a_card_read_at_both_corners_in_one_code_is_placed_by_its_fan_s_index():
+    # the top card's far corner, read surest, predicts the centre of the card beneath it and
+    # pairs with that card's index: the count is right either way, but placed by the far corner
+    # the card beneath would be reported at the top card's place
+    fan = [index_of((300 + 16 * k, 200), 0, "top-left") for k in range(5)]
+    far = index_of((364, 200), 0, "bottom-right")
+    far = IndexCandidate(**{**far.__dict__, "card_x": fan[3].card_x, "card_y": fan[3].card_y})
+    readings = [reading(far, "6R", 0.99)]
+    readings += [reading(mark, "6R", 0.95 - 0.01 * k) for k, mark in enumerate(fan)]
+    cards = merged(readings)
+    assert sorted(card.index_box for card in cards) == sorted(mark.index_box() for mark in fan)
+    assert max(card.confidence for card in cards) == 0.99  # the surer reading's confidence
+    # a loose card has no fan: it is placed by its surer corner, as before
+    top, bottom = (index_of((300, 200), 10, c) for c in ("top-left", "bottom-right"))
+    (card,) = merged([reading(top, "3R", 0.9), reading(bottom, "3R", 0.97)])
+    assert card.index_box == bottom.index_box()
+
+
 def test_a_loose_card_whose_size_is_read_short_still_counts_once():
     # both corners predict a card 55 % of its size: the centres they predict lie a short side
     # apart, but each lies on the line to the other's corner
