@@ -73,9 +73,9 @@ SIZE_LIMITS = (0.5, 2.0)
 # the card beneath was reported at the top card's place: a double count and a card missed (12
 # of the 37 double counts on the busy validation sets of seeds 7777 and 7878). Placed by the
 # fan's index, on the five busy validation sets (6161, 6262, 7777, 7878, 7979) double counts
-# 82 → 54, missed 848 → 847, phantoms 125 → 134 (a mark on the card's face read as its code
-# placing it off its index), scenes exact 279 of 500 as before; 480 one-side validation tables
-# right 425 → 432, none wrong without a check.
+# 82 → 54, missed 848 → 847, phantoms 125 → 134 (most of them the fan corner's mark of an index
+# under 7 px lying a few pixels off its labelled outline), scenes exact 279 of 500 as before;
+# 480 one-side validation tables right 425 → 432, none wrong without a check.
 ALONG_ANGLE = 40.0
 ALONG_REACH = 1.5
 # Two corners read as two codes are one card by their geometry alone, the surer reading kept.
@@ -281,7 +281,8 @@ def merge_cards(
 ) -> tuple[CardReading, ...]:
     """Physical cards from classified indices, most confident first. Indices read as
     ``not_an_index`` are dropped; twice-marked indices count once; two readings that are the
-    two corners of one card become one card (the more confident reading). Readings below
+    two corners of one card become one card (the more confident reading, placed by the corner
+    its fan reads the same way up as: see ALONG_ANGLE). Readings below
     ``min_confidence``, and doubted ones, are kept with ``check=True``.
 
     Corners are paired over the whole frame, the best-fitting pair first (see ``_pairs``), not
