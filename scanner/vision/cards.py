@@ -342,7 +342,7 @@ def _placed_by(
     def alike(k: int) -> int:
         reach = ALONG_REACH * max(marks[k].card_w, marks[k].card_h)
         near = np.hypot(*(xy - xy[k]).T) <= reach
-        same_way = np.abs((angle - angle[k] + 180.0) % 360.0 - 180.0) <= ALONG_ANGLE
+        same_way = angle_gap(angle, angle[k]) <= ALONG_ANGLE
         return int(np.sum(near & same_way)) - 1
 
     for kept, gone in absorbed.items():

@@ -409,7 +409,8 @@ class Recogniser:
         }
         if not found and not moved:
             return read
-        # paired again with the found ones, each card keeps what its meld read in it
+        # paired again with the found ones and the codes the melds moved; each card keeps what
+        # its meld read in it
         read_again = {card.index_box: card for card in read}
         new = {reading.index.index_box() for reading in found}
         as_read = [_meld_read(reading, moved) for reading in readings] if moved else readings
