@@ -1,0 +1,176 @@
+"""Where a fan's unread card should lie: the places between two of its read indices that lie
+two or three fan steps apart (pure numpy).
+
+Players fan a meld's cards evenly: each card is laid a like step past the one beneath it, so
+the indices along the fan's edge lie evenly spaced. Where the recogniser reads two of them twice
+or three times that step apart, and nothing in between, a card between them was not read: its
+index lay too close to a neighbour's for the locator to part them, or was paired away as
+another card's corner. On the five busy validation sets (the model card, "Gaps in a fan"),
+174 of the 847 cards missed lay between two cards of their fan that were read.
+
+The places are only where to look: the recogniser reads each with the classifier, as it
+reads every index, and counts a card only where one is read there surely (``recogniser.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from scanner.vision.decode import IndexCandidate, angle_gap
+
+FAN_TURN = 40.0  # degrees: a fan's indices read alike; a top card read from its far corner does not
+MIN_STEP = 0.75  # index extents along the fan: nearer than this, one index covers the other
+UNIT = 1.45  # shortest steps: the steps up to this long are steps over no missed card
+FEWEST = 1.6  # steps: a gap shorter than this holds no card
+SLACK = 0.25  # steps: a gap this far off a whole number of steps may hold either number
+STEP_TURN = 25.0  # degrees: how far a gap's direction may be off the fan's step
+MOST_MISSED = 2  # cards missed in a row that a gap is searched for
+CLEAR = 0.6  # index heights: a place with a card read this near holds that card already
+
+
+def fan_gaps(
+    fans: Sequence[Sequence[IndexCandidate]], read: Sequence[IndexCandidate]
+) -> list[IndexCandidate]:
+    """The places of cards missed in ``fans`` (each the index marks of one meld's cards, in any
+    order), none within CLEAR of an index in ``read`` (every index read as a card)."""
+    return clear_of([place for fan in fans for place in _gaps(fan)], read)
+
+
+def clear_of(
+    places: Sequence[IndexCandidate], read: Sequence[IndexCandidate]
+) -> list[IndexCandidate]:
+    """``places`` less those within CLEAR of an index in ``read``."""
+    taken = np.array([(mark.x, mark.y) for mark in read], np.float64).reshape(-1, 2)
+    return [
+        place
+        for place in places
+        if not (np.hypot(*(taken - (place.x, place.y)).T) < CLEAR * place.index_h).any()
+    ]
+
+
+def _extents(mark: IndexCandidate, directions: np.ndarray) -> np.ndarray:
+    """How far ``mark``'s index reaches along each of ``directions`` [n, 2] (any lengths),
+    from one side to the other."""
+    u, v = (np.array(axis) for axis in mark.axes)
+    unit = directions / np.maximum(np.hypot(*directions.T), 1e-9)[:, None]
+    return np.abs(unit @ u) * mark.index_w + np.abs(unit @ v) * mark.index_h
+
+
+def _gaps(fan: Sequence[IndexCandidate]) -> list[IndexCandidate]:
+    """The places between ``fan``'s marks that lie a whole number of steps apart."""
+    marks = _along(_same_way(fan))
+    if len(marks) < 3:  # two marks give a gap, but no step to measure it by
+        return []
+    # steps are measured between the indices' top-left corners: a joker's word printed down
+    # the corner is marked taller than a rank, so its centre lies lower than its neighbours'
+    steps = np.diff(_corners(marks), axis=0)
+    extent = float(np.median(np.concatenate([_extents(mark, steps) for mark in marks])))
+    marks = _apart(marks, MIN_STEP * extent)
+    if len(marks) < 3:
+        return []
+    steps = np.diff(_corners(marks), axis=0)
+    lengths = np.hypot(*steps.T)
+    single = lengths <= UNIT * lengths.min()  # the steps over no missed card
+    step = float(np.median(lengths[single]))
+    direction = math.degrees(math.atan2(*steps[single].sum(axis=0)[::-1]))
+    height = float(np.median([mark.index_h for mark in marks]))
+    width = float(np.median([mark.index_w for mark in marks]))
+    places = []
+    for k, (length, (dx, dy)) in enumerate(zip(lengths, steps, strict=True)):
+        if angle_gap(math.degrees(math.atan2(dy, dx)), direction) > STEP_TURN:
+            continue
+        for count in _counts(length / step):
+            if length / count < MIN_STEP * extent:  # a card's index there would be covered
+                continue
+            places += [
+                _between(marks[k], marks[k + 1], j / count, height, width) for j in range(1, count)
+            ]
+    return places
+
+
+def _corners(marks: Sequence[IndexCandidate]) -> np.ndarray:
+    return np.array([mark.index_quad()[0] for mark in marks], np.float64)
+
+
+def _counts(ratio: float) -> list[int]:
+    """How many steps a gap ``ratio`` steps long may span: the nearest whole number, and the
+    next nearest too where the gap lies more than SLACK off it (one step measured alone is
+    a millimetre or two off); only those of 2 to MOST_MISSED + 1 steps."""
+    if ratio < FEWEST:
+        return []
+    nearest = round(ratio)
+    counts = [nearest]
+    if abs(ratio - nearest) > SLACK:
+        counts.append(nearest + (1 if ratio > nearest else -1))
+    return [count for count in counts if 2 <= count <= MOST_MISSED + 1]
+
+
+def _apart(marks: list[IndexCandidate], nearest: float) -> list[IndexCandidate]:
+    """``marks`` (in order along their line) less each whose index corner lies within
+    ``nearest`` of the one kept before it: an index that close is covered, or read twice."""
+    kept: list[IndexCandidate] = []
+    for mark in marks:
+        if not kept or math.dist(mark.index_quad()[0], kept[-1].index_quad()[0]) >= nearest:
+            kept.append(mark)
+    return kept
+
+
+def _same_way(fan: Sequence[IndexCandidate]) -> list[IndexCandidate]:
+    """The marks of ``fan`` that read the way most of it reads."""
+    u = np.array([(math.cos(math.radians(m.angle)), math.sin(math.radians(m.angle))) for m in fan])
+    if not len(u):
+        return []
+    mean = math.degrees(math.atan2(*u.sum(axis=0)[::-1]))
+    return [mark for mark in fan if angle_gap(mark.angle, mean) <= FAN_TURN]
+
+
+def _along(marks: list[IndexCandidate]) -> list[IndexCandidate]:
+    """``marks`` in order along the line they lie on (their principal axis)."""
+    if len(marks) < 2:
+        return marks
+    centres = np.array([(mark.x, mark.y) for mark in marks], np.float64)
+    centred = centres - centres.mean(axis=0)
+    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
+    return [marks[k] for k in np.argsort(centred @ axis, kind="stable")]
+
+
+def _between(
+    first: IndexCandidate, second: IndexCandidate, share: float, height: float, width: float
+) -> IndexCandidate:
+    """A mark of the fan's index ``height`` and ``width`` whose top-left corner lies ``share``
+    of the way from ``first``'s to ``second``'s; its angle and card in between theirs."""
+
+    def mix(a: float, b: float) -> float:
+        return a + (b - a) * share
+
+    turn = (second.angle - first.angle + 180.0) % 360.0 - 180.0
+    place = replace(
+        first,
+        score=0.0,
+        angle=(first.angle + turn * share) % 360.0,
+        index_h=height,
+        index_w=width,
+        card_w=mix(first.card_w, second.card_w),
+        card_h=mix(first.card_h, second.card_h),
+    )
+    (ux, uy), (vx, vy) = place.axes
+    (x0, y0), (x1, y1) = _corners([first, second])
+    x = mix(x0, x1) + width / 2 * ux + height / 2 * vx
+    y = mix(y0, y1) + width / 2 * uy + height / 2 * vy
+    # the card lies where each neighbour's lies from its own index
+    card_x = x + mix(first.card_x - first.x, second.card_x - second.x)
+    card_y = y + mix(first.card_y - first.y, second.card_y - second.y)
+    return replace(place, x=x, y=y, card_x=card_x, card_y=card_y)
+
+
+def marks_of(
+    melds: Sequence[Sequence[tuple[float, float, float, float]]],
+    marks: Mapping[tuple[float, float, float, float], IndexCandidate],
+) -> list[list[IndexCandidate]]:
+    """Each meld's cards (given by the boxes of the indices they were read from) as the marks
+    read there."""
+    return [[marks[box] for box in meld if box in marks] for meld in melds]

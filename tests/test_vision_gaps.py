@@ -1,0 +1,178 @@
+"""A fan's unread cards: where they should lie (scanner/vision/gaps.py), on hand-made marks,
+and the recogniser reading a rendered fan whose card the locator lost."""
+
+import math
+
+import numpy as np
+import pytest
+
+from scanner.vision.decode import IndexCandidate
+from scanner.vision.gaps import clear_of, fan_gaps, marks_of
+from scanner.vision.grouping import group_cards
+from scanner.vision.images import read_image
+from scanner.vision.recogniser import Recogniser, default_model_dir
+from tests.test_vision_fixtures import EXPECTED, FIXTURES
+
+STEP = 18.0  # px between a fan's indices: an index is 8 px wide
+
+
+def mark(x: float, y: float, angle: float = 0.0, height: float = 16.0) -> IndexCandidate:
+    """An index 8 px wide and ``height`` tall whose top-left corner lies at (x, y), turned
+    ``angle``° clockwise, on a 60×84 px card."""
+    theta = math.radians(angle)
+    u, v = (
+        np.array([math.cos(theta), math.sin(theta)]),
+        np.array([-math.sin(theta), math.cos(theta)]),
+    )
+    cx, cy = np.array([x, y]) + 4.0 * u + height / 2 * v
+    card_x, card_y = np.array([x, y]) + 30.0 * u + 42.0 * v
+    return IndexCandidate(cx, cy, 0.9, angle, height, 8.0, card_x, card_y, 60.0, 84.0)
+
+
+def sideways(shown, angle: float = 0.0, step: float = STEP) -> list[IndexCandidate]:
+    """The marks of a fan whose cards ``shown`` (their places along it) were read."""
+    theta = math.radians(angle)
+    u = np.array([math.cos(theta), math.sin(theta)])
+    return [mark(*(np.array([100.0, 100.0]) + n * step * u), angle) for n in shown]
+
+
+def corner(place: IndexCandidate) -> np.ndarray:
+    return np.array(place.index_quad()[0])
+
+
+@pytest.mark.parametrize("angle", [0.0, 37.0, 180.0, 290.0])
+def test_a_card_missed_between_two_read_ones_is_looked_for_where_its_index_lies(angle):
+    read = sideways([0, 1, 3, 4], angle)
+    (place,) = fan_gaps([read], read)
+    (expected,) = sideways([2], angle)
+    assert np.allclose(corner(place), corner(expected), atol=0.01)
+    assert (place.x, place.y) == pytest.approx((expected.x, expected.y))
+    assert place.angle == pytest.approx(angle % 360.0)
+    assert (place.index_h, place.index_w) == (16.0, 8.0)
+    assert (place.card_x, place.card_y) == pytest.approx((expected.card_x, expected.card_y))
+    assert place.score == 0.0
+
+
+def test_the_fan_s_order_is_its_own_not_the_order_given():
+    read = sideways([4, 0, 3, 1])
+    (place,) = fan_gaps([read], read)
+    assert (place.x, place.y) == pytest.approx((100.0 + 2 * STEP + 4.0, 108.0))
+
+
+def test_two_cards_missed_in_a_row_are_both_looked_for_three_not():
+    read = sideways([0, 1, 4, 5])
+    places = sorted(fan_gaps([read], read), key=lambda p: p.x)
+    assert [round(p.x - 4.0 - 100.0) for p in places] == [2 * STEP, 3 * STEP]
+    read = sideways([0, 1, 5, 6])
+    assert fan_gaps([read], read) == []
+
+
+def test_a_step_a_little_long_is_no_gap_and_a_gap_between_numbers_of_steps_may_be_either():
+    read = sideways([0, 1, 2.4, 3.4])
+    assert fan_gaps([read], read) == []
+    # 2.5 steps: one card or two missed, each looked for
+    read = sideways([0, 1, 3.5, 4.5])
+    assert len(fan_gaps([read], read)) == 3
+
+
+def test_a_fan_of_two_has_no_step_to_measure_a_gap_by():
+    read = sideways([0, 2])
+    assert fan_gaps([read], read) == []
+
+
+def test_a_gap_off_the_fan_s_line_is_not_a_step():
+    read = sideways([0, 1, 2])
+    read.append(mark(100.0 + 2 * STEP, 100.0 + 2 * STEP))
+    assert fan_gaps([read], read) == []
+
+
+def test_a_place_where_a_card_is_read_already_is_not_looked_at_again():
+    read = sideways([0, 1, 3, 4])
+    other = mark(100.0 + 2 * STEP + 2.0, 101.0)  # counted, in another meld
+    assert fan_gaps([read], [*read, other]) == []
+    (place,) = fan_gaps([read], read)
+    assert clear_of([place], [other]) == []
+    assert clear_of([place], read) == [place]
+
+
+def test_a_top_card_read_from_its_far_corner_is_no_step_of_its_fan():
+    read = sideways([0, 1, 3])
+    top = mark(100.0 + 4 * STEP + 60.0, 184.0, angle=180.0)
+    (place,) = fan_gaps([[*read, top]], read)
+    assert (place.x, place.y) == pytest.approx((100.0 + 2 * STEP + 4.0, 108.0))
+
+
+def test_a_joker_s_word_down_its_corner_is_placed_by_its_corner_not_its_centre():
+    read = sideways([0, 1, 2])
+    joker = mark(100.0 + 4 * STEP, 100.0, height=40.0)  # marked 40 px tall: its centre is low
+    (place,) = fan_gaps([[*read, joker]], read)
+    assert corner(place) == pytest.approx((100.0 + 3 * STEP, 100.0))
+
+
+def test_indices_closer_than_their_width_are_one_index_and_a_step_that_short_no_step():
+    # an index read twice 3 px apart is one index: the gap is still two steps
+    read = [*sideways([0, 1, 3, 4]), mark(103.0, 100.0)]
+    assert len(fan_gaps([read], read)) == 1
+    # jumbo indices wider than a half step: a card between would have its index covered
+    wide = [
+        IndexCandidate(p.x + 10.0, p.y + 8.0, 0.9, 0.0, 30.0, 28.0, p.card_x, p.card_y, 60.0, 84.0)
+        for p in sideways([0, 1, 3, 4], step=36.0)
+    ]
+    assert fan_gaps([wide], wide) != []
+    assert fan_gaps([wide], wide)[0].index_w == 28.0
+    narrow = [
+        IndexCandidate(p.x + 10.0, p.y + 8.0, 0.9, 0.0, 30.0, 28.0, p.card_x, p.card_y, 60.0, 84.0)
+        for p in sideways([0, 2, 3, 5], step=18.0)
+    ]
+    assert fan_gaps([narrow], narrow) == []
+
+
+def test_marks_of_finds_each_meld_s_marks_by_their_boxes():
+    read = sideways([0, 1, 2])
+    boxes = {m.index_box(): m for m in read}
+    assert marks_of([[read[2].index_box(), (0, 0, 1, 1)]], boxes) == [[read[2]]]
+
+
+# -- the recogniser, on a rendered fan -------------------------------------------------------
+
+needs_models = pytest.mark.skipif(
+    not (default_model_dir() / "locator.onnx").exists(), reason="the models are not trained"
+)
+
+
+def centre(card) -> tuple[float, float]:
+    x0, y0, x1, y1 = card.index_box
+    return (x0 + x1) / 2, (y0 + y1) / 2
+
+
+def lost(recogniser, box):
+    """``recogniser`` with every locator mark inside ``box`` dropped."""
+    x0, y0, x1, y1 = box
+    marks = recogniser._marks
+    recogniser._marks = lambda frame: tuple(
+        m for m in marks(frame) if not (x0 <= m.x <= x1 and y0 <= m.y <= y1)
+    )
+    return recogniser
+
+
+@needs_models
+def test_a_card_of_a_fan_whose_mark_the_locator_lost_is_read_where_its_fan_puts_it(monkeypatch):
+    name = "scene-777-100.jpg"
+    frame = read_image(FIXTURES / name)
+    cards = Recogniser.load().read(frame).cards
+    assert sorted(card.code for card in cards) == EXPECTED[name]
+    meld = max(group_cards(cards).melds, key=lambda meld: len(meld.cards))
+    middle = meld.cards[len(meld.cards) // 2]
+    x0, y0, x1, y1 = middle.index_box
+
+    # its mark lost, the card is read where its fan's step puts it, as its meld reads
+    recogniser = lost(Recogniser.load(), middle.index_box)
+    again = recogniser.read(frame).cards
+    assert sorted(card.code for card in again) == EXPECTED[name]
+    found = min(again, key=lambda card: math.dist(centre(card), centre(middle)))
+    assert found.code == middle.code and found not in cards
+    assert math.dist(centre(found), centre(middle)) < 0.3 * max(x1 - x0, y1 - y0)
+
+    # without looking in the fan's gaps, it is missed
+    monkeypatch.setattr("scanner.vision.recogniser.fan_gaps", lambda fans, read: [])
+    assert len(recogniser.read(frame).cards) == len(EXPECTED[name]) - 1
