@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from scanner.vision.decode import IndexCandidate
-from scanner.vision.gaps import clear_of, fan_gaps, marks_of
+from scanner.vision.gaps import clear_of, fan_gaps
 from scanner.vision.grouping import group_cards
 from scanner.vision.images import read_image
 from scanner.vision.recogniser import Recogniser, default_model_dir
@@ -125,12 +125,6 @@ def test_indices_closer_than_their_width_are_one_index_and_a_step_that_short_no_
         for p in sideways([0, 2, 3, 5], step=18.0)
     ]
     assert fan_gaps([narrow], narrow) == []
-
-
-def test_marks_of_finds_each_meld_s_marks_by_their_boxes():
-    read = sideways([0, 1, 2])
-    boxes = {m.index_box(): m for m in read}
-    assert marks_of([[read[2].index_box(), (0, 0, 1, 1)]], boxes) == [[read[2]]]
 
 
 # -- the recogniser, on a rendered fan -------------------------------------------------------

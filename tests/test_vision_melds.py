@@ -10,7 +10,7 @@ from model.recogniser.spec import CLASSES, NOT_AN_INDEX
 from scanner.vision import Recogniser
 from scanner.vision.cards import IndexReading, merge_cards
 from scanner.vision.decode import IndexCandidate
-from scanner.vision.melds import meld_posteriors, read_with_melds
+from scanner.vision.melds import meld_posteriors, read_as_meld, read_in_melds, read_with_melds
 from tests.test_vision_grouping import card, fan
 
 MIN_CONFIDENCE = 0.5
@@ -64,6 +64,20 @@ def test_an_unsure_card_is_read_as_its_meld_reads_and_asks_for_a_check():
     assert [c.code for c in read_again] == ["6R", "6B", "6R", "6B", "6R"]
     assert read_again[3].confidence > 0.5 and read_again[3].check
     assert all(not c.check for n, c in enumerate(read_again) if n != 3)
+
+
+def test_cards_known_to_be_one_meld_are_read_as_the_grouping_would_read_them():
+    cards = six_fan(lambda c: read("5B", c, **{"5B": 0.5, "6B": 0.3}))
+    as_one = read_as_meld(cards, CLASSES, "standard", NOT_AN_INDEX, MIN_CONFIDENCE)
+    assert as_one == with_melds(cards)
+    # a lone card has no mates to read it
+    assert (
+        read_as_meld(cards[3:4], CLASSES, "standard", NOT_AN_INDEX, MIN_CONFIDENCE)[0].code == "5B"
+    )
+    # the grouping the meld reading made comes back with it
+    _, _, melds = read_in_melds(cards, CLASSES, "standard", NOT_AN_INDEX, MIN_CONFIDENCE)
+    assert [len(meld.cards) for meld in melds] == [5]
+    assert read_in_melds(cards, CLASSES, None, NOT_AN_INDEX, MIN_CONFIDENCE)[2] == ()
 
 
 def test_a_sure_card_keeps_its_code_even_when_its_meld_reads_another_rank():
@@ -184,7 +198,7 @@ def test_a_mark_read_not_an_index_stays_so_alone_or_when_nothing_of_a_card_shows
 def test_the_recogniser_counts_such_a_card_and_asks_for_a_check():
     recogniser = Recogniser.load()
     readings = fan_readings(probabilities(none=0.6, **{"6B": 0.3}))
-    cards = recogniser._read_with_melds(readings, merged(readings), "standard")
+    cards, _ = recogniser._read_with_melds(readings, merged(readings), "standard")
     assert sorted(card.code for card in cards) == ["6B", "6B", "6B", "6R", "6R"]
     (middle,) = [card for card in cards if card.index_box == readings[2].index.index_box()]
     assert middle.code == "6B" and middle.check
@@ -209,11 +223,11 @@ def test_a_top_card_s_far_corner_its_meld_reads_again_pairs_with_its_own_index()
     far = far_corner(fan[-1].index, probabilities(**{"9R": 0.55, "6R": 0.35}), 20.0)
     readings = [*fan, far]
     assert far.code == "9R" and len(merged(readings)) == 6
-    cards = recogniser._read_with_melds(readings, merged(readings), "standard")
+    cards, _ = recogniser._read_with_melds(readings, merged(readings), "standard")
     assert sorted(card.code for card in cards) == ["6B", "6B", "6B", "6R", "6R"]
     (top,) = [card for card in cards if card.corners == 2]
     assert top.index_box == fan[-1].index.index_box() and not top.check
     # read surely as another rank, it is no misread of this meld's rank: two cards stay
     sure = far_corner(fan[-1].index, probabilities(**{"9R": 0.97}), 20.0)
-    cards = recogniser._read_with_melds([*fan, sure], merged([*fan, sure]), "standard")
+    cards, _ = recogniser._read_with_melds([*fan, sure], merged([*fan, sure]), "standard")
     assert sorted(card.code for card in cards) == ["6B", "6B", "6B", "6R", "6R", "9R"]

@@ -15,7 +15,7 @@ reads every index, and counts a card only where one is read there surely (``reco
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -165,12 +165,3 @@ def _between(
     card_x = x + mix(first.card_x - first.x, second.card_x - second.x)
     card_y = y + mix(first.card_y - first.y, second.card_y - second.y)
     return replace(place, x=x, y=y, card_x=card_x, card_y=card_y)
-
-
-def marks_of(
-    melds: Sequence[Sequence[tuple[float, float, float, float]]],
-    marks: Mapping[tuple[float, float, float, float], IndexCandidate],
-) -> list[list[IndexCandidate]]:
-    """Each meld's cards (given by the boxes of the indices they were read from) as the marks
-    read there."""
-    return [[marks[box] for box in meld if box in marks] for meld in melds]

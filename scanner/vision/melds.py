@@ -41,7 +41,7 @@ import numpy as np
 from engine import Card, Deck
 from model.recogniser.spec import deck_of
 from scanner.vision.cards import CardReading, IndexReading
-from scanner.vision.grouping import group_cards
+from scanner.vision.grouping import CardGroup, group_cards
 
 NATURAL = 0.75
 WILD = 0.3
@@ -107,9 +107,24 @@ def read_with_melds(
     module's docstring), in the order given; and the marks of ``unread`` (read "not an index")
     that lie in a meld and, weighed with it, read as a card at least ``min_confidence`` sure,
     as those cards (their likeliest card at least UNREAD_FLOOR to start with)."""
+    read, found, _ = read_in_melds(cards, classes, deck, not_an_index, min_confidence, unread)
+    return read, found
+
+
+def read_in_melds(
+    cards: Sequence[CardReading],
+    classes: Sequence[str],
+    deck: str | None,
+    not_an_index: str,
+    min_confidence: float,
+    unread: Sequence[IndexReading] = (),
+) -> tuple[tuple[CardReading, ...], list[IndexReading], tuple[CardGroup, ...]]:
+    """As ``read_with_melds``, and the melds ``cards`` lie in as read before (with the marks of
+    ``unread`` offered as cards), for a caller that looks at them again: grouping is most of
+    the time this takes. No melds where ``deck`` is None."""
     if deck is None:
-        return tuple(cards), []
-    positions, prior, apart = _ranks(tuple(classes), deck)
+        return tuple(cards), [], ()
+    positions = _ranks(tuple(classes), deck)[0]
     guesses = []  # (a mark read "not an index", its likeliest card)
     for reading in unread:
         if reading.code != not_an_index or reading.probabilities is None:
@@ -121,26 +136,51 @@ def read_with_melds(
     every = [*cards, *(guess for _, guess in guesses)]
     none = list(classes).index(not_an_index)
     kept = {id(card): card for card in every}
-    for meld in group_cards(every).melds:
-        members = [
-            card for card in meld.cards if card.probabilities is not None and card.code not in apart
-        ]
-        if len(members) < 2:
-            continue
-        rows = np.array([card.probabilities for card in members], dtype=np.float64)
-        own = rows[:, positions]
-        own /= np.maximum(own.sum(axis=1, keepdims=True), 1e-12)
-        expected = meld_posteriors(own, prior) * len(positions)
-        for card, row, weight in zip(members, rows, expected, strict=True):
-            kept[id(card)] = _read_again(
-                card, row, weight, positions, classes, none, min_confidence
-            )
+    melds = group_cards(every).melds
+    for meld in melds:
+        kept.update(_read_meld(meld.cards, classes, deck, none, min_confidence))
     found = []
     for reading, guess in guesses:
         card = kept[id(guess)]  # itself where "not an index" stayed the likelier
         if card is not guess and card.confidence >= UNREAD_SURE:
             found.append(replace(reading, code=card.code, confidence=card.confidence))
-    return tuple(kept[id(card)] for card in cards), found
+    return tuple(kept[id(card)] for card in cards), found, melds
+
+
+def read_as_meld(
+    cards: Sequence[CardReading],
+    classes: Sequence[str],
+    deck: str,
+    not_an_index: str,
+    min_confidence: float,
+) -> tuple[CardReading, ...]:
+    """``cards``, known to lie in one meld, each read again with the others' readings (as
+    ``read_with_melds`` reads a meld it groups), in the order given."""
+    none = list(classes).index(not_an_index)
+    again = _read_meld(cards, classes, deck, none, min_confidence)
+    return tuple(again.get(id(card), card) for card in cards)
+
+
+def _read_meld(
+    cards: Sequence[CardReading],
+    classes: Sequence[str],
+    deck: str,
+    none: int,
+    min_confidence: float,
+) -> dict[int, CardReading]:
+    """Each card of one meld that its mates read, by ``id`` of the card as given."""
+    positions, prior, apart = _ranks(tuple(classes), deck)
+    members = [card for card in cards if card.probabilities is not None and card.code not in apart]
+    if len(members) < 2:
+        return {}
+    rows = np.array([card.probabilities for card in members], dtype=np.float64)
+    own = rows[:, positions]
+    own /= np.maximum(own.sum(axis=1, keepdims=True), 1e-12)
+    expected = meld_posteriors(own, prior) * len(positions)
+    return {
+        id(card): _read_again(card, row, weight, positions, classes, none, min_confidence)
+        for card, row, weight in zip(members, rows, expected, strict=True)
+    }
 
 
 def _read_again(

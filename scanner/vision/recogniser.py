@@ -18,9 +18,9 @@ from scanner.vision.contract import Contract
 from scanner.vision.decks import best_in_deck, check_deck, infer_deck
 from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
-from scanner.vision.gaps import clear_of, fan_gaps, marks_of
-from scanner.vision.grouping import group_cards
-from scanner.vision.melds import read_with_melds
+from scanner.vision.gaps import clear_of, fan_gaps
+from scanner.vision.grouping import CardGroup
+from scanner.vision.melds import read_as_meld, read_in_melds
 from scanner.vision.preprocess import (
     check_frame,
     context_crops,
@@ -62,6 +62,7 @@ FAINT_SURE = 0.9
 REFINED_SURE = 0.7
 # a card read in a fan's gap (gaps.py) counts from this sure. On the five busy validation sets
 # 0.3: 794 missed, 142 phantoms, 285 of 500 scenes exact; 0.5: 801, 138, 286; 0.8: 820, 134, 287
+# (the model card, "Gaps in a fan")
 GAP_SURE = 0.5
 WARM_UP_SIZE = (1280, 960)
 
@@ -370,8 +371,8 @@ class Recogniser:
             min_confidence=self.contract.min_confidence,
         )
         if melds:
-            cards = self._read_with_melds(readings, cards, deck)
-            cards = self._fill_gaps(frame, readings, cards, deck)
+            cards, melds_read = self._read_with_melds(readings, cards, deck)
+            cards = self._fill_gaps(frame, readings, cards, melds_read, deck)
         cards = scaled_back(cards, factor)
         done = time.perf_counter()
         timing = {
@@ -392,9 +393,10 @@ class Recogniser:
 
     def _read_with_melds(
         self, readings: list[IndexReading], cards: tuple[CardReading, ...], deck: str | None
-    ) -> tuple[CardReading, ...]:
+    ) -> tuple[tuple[CardReading, ...], tuple[CardGroup, ...]]:
         """``cards`` read knowing a meld's cards share a rank, with the marks read "not an
-        index" that their meld reads as a card; those always ask for a check (``melds.py``).
+        index" that their meld reads as a card; those always ask for a check (``melds.py``);
+        and the melds they were read in.
 
         Where the melds moved a code or found a card, the corners are paired again, each
         index read as its meld read it: a top card's far corner read as another rank (a 9 for
@@ -405,7 +407,7 @@ class Recogniser:
         tables as before."""
         c = self.contract
         unread = [reading for reading in readings if reading.code == c.not_an_index]
-        read, found = read_with_melds(
+        read, found, melds = read_in_melds(
             cards, c.classes, deck, c.not_an_index, c.min_confidence, unread
         )
         moved = {
@@ -414,7 +416,7 @@ class Recogniser:
             if card.code != before.code
         }
         if not found and not moved:
-            return read
+            return read, melds
         # paired again with the found ones and the codes the melds moved; each card keeps what
         # its meld read in it
         read_again = {card.index_box: card for card in read}
@@ -428,26 +430,40 @@ class Recogniser:
             if card.index_box in new
             else _as_read(card, read_again.get(card.index_box, card))
             for card in merged
-        )
+        ), melds
 
     def _fill_gaps(
         self,
         frame: np.ndarray,
         readings: Sequence[IndexReading],
         cards: tuple[CardReading, ...],
+        melds: Sequence[CardGroup],
         deck: str | None,
     ) -> tuple[CardReading, ...]:
-        """``cards`` and the cards read between two of a meld's cards that lie two or three
-        fan steps apart (``gaps.py``), at least GAP_SURE sure, each read with its meld.
+        """``cards`` and the cards read between two of a meld's cards (``melds``, as the
+        meld reading grouped them) that lie two or three fan steps apart (``gaps.py``), at
+        least GAP_SURE sure, each read with its meld.
 
         A mark there may have been read and then taken for another card's (a cascade's
         indices of one rank lie one below the other, as a joker's word down its corner does),
         so only the indices counted as cards keep a place from being read."""
+        if deck is None or not melds:
+            return cards
         c = self.contract
         marks = {reading.index.index_box(): reading.index for reading in readings}
         counted = [marks[card.index_box] for card in cards if card.index_box in marks]
-        melds = [[card.index_box for card in meld.cards] for meld in group_cards(cards).melds]
-        places = fan_gaps(marks_of(melds, marks), counted)
+        # each meld's cards as they are now; a mark still read "not an index" is no step
+        latest = {card.index_box: card for card in cards}
+        fans = [
+            [latest[card.index_box] for card in meld.cards if card.index_box in latest]
+            for meld in melds
+        ]
+        places, homes = [], []
+        for n, fan in enumerate(fans):
+            fan_marks = [marks[card.index_box] for card in fan if card.index_box in marks]
+            for place in fan_gaps([fan_marks], counted):
+                places.append(place)
+                homes.append(n)
         if not places:
             return cards
         codes, confidence, rows = self._read(frame, places, deck)
@@ -457,20 +473,25 @@ class Recogniser:
         ]
         # a place lies where the fan's step puts it; its index may lie a little off
         again = self._refine(frame, first, deck)
-        sure = sorted(
-            (r for r in again if r.code != c.not_an_index and r.confidence >= GAP_SURE),
-            key=lambda r: -r.confidence,
-        )
         # moved by the refiner, a place may land on a card read already, or two on one card
-        found: list[IndexReading] = []
-        for reading in sure:
-            if clear_of([reading.index], counted + [r.index for r in found]):
-                found.append(reading)
-        if not found:
-            return cards
-        new = [CardReading.from_index(reading, c.min_confidence) for reading in found]
-        read, _ = read_with_melds([*cards, *new], c.classes, deck, c.not_an_index, c.min_confidence)
-        return (*cards, *read[len(cards) :])
+        found: list[tuple[int, IndexReading]] = []
+        for k in sorted(range(len(again)), key=lambda k: -again[k].confidence):
+            reading = again[k]
+            taken = counted + [other.index for _, other in found]
+            if (
+                reading.code != c.not_an_index
+                and reading.confidence >= GAP_SURE
+                and clear_of([reading.index], taken)
+            ):
+                found.append((homes[k], reading))
+        new: list[CardReading] = []
+        for n in sorted({home for home, _ in found}):
+            fresh = [CardReading.from_index(r, c.min_confidence) for home, r in found if home == n]
+            read = read_as_meld(
+                [*fans[n], *fresh], c.classes, deck, c.not_an_index, c.min_confidence
+            )
+            new += read[len(fans[n]) :]
+        return (*cards, *new)
 
     def _scale_for(self, frame: np.ndarray, readings: Sequence[IndexReading]) -> float:
         """The factor to read ``frame`` at (``scale.py``), from the sizes of the indices read
