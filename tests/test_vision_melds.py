@@ -10,7 +10,7 @@ from model.recogniser.spec import CLASSES, NOT_AN_INDEX
 from scanner.vision import Recogniser
 from scanner.vision.cards import IndexReading, merge_cards
 from scanner.vision.decode import IndexCandidate
-from scanner.vision.melds import meld_posteriors, read_as_meld, read_in_melds, read_with_melds
+from scanner.vision.melds import meld_posteriors, read_as_meld, read_with_melds
 from tests.test_vision_grouping import card, fan
 
 MIN_CONFIDENCE = 0.5
@@ -46,7 +46,7 @@ def plainly(code: str, reading):
 
 
 def with_melds(cards, deck="standard"):
-    read_again, found = read_with_melds(cards, CLASSES, deck, NOT_AN_INDEX, MIN_CONFIDENCE)
+    read_again, found, _ = read_with_melds(cards, CLASSES, deck, NOT_AN_INDEX, MIN_CONFIDENCE)
     assert found == []
     return read_again
 
@@ -75,9 +75,9 @@ def test_cards_known_to_be_one_meld_are_read_as_the_grouping_would_read_them():
         read_as_meld(cards[3:4], CLASSES, "standard", NOT_AN_INDEX, MIN_CONFIDENCE)[0].code == "5B"
     )
     # the grouping the meld reading made comes back with it
-    _, _, melds = read_in_melds(cards, CLASSES, "standard", NOT_AN_INDEX, MIN_CONFIDENCE)
+    _, _, melds = read_with_melds(cards, CLASSES, "standard", NOT_AN_INDEX, MIN_CONFIDENCE)
     assert [len(meld.cards) for meld in melds] == [5]
-    assert read_in_melds(cards, CLASSES, None, NOT_AN_INDEX, MIN_CONFIDENCE)[2] == ()
+    assert read_with_melds(cards, CLASSES, None, NOT_AN_INDEX, MIN_CONFIDENCE)[2] == ()
 
 
 def test_a_sure_card_keeps_its_code_even_when_its_meld_reads_another_rank():
@@ -167,7 +167,7 @@ def fan_readings(middle: np.ndarray) -> list[IndexReading]:
 def unread(readings, cards):
     """The marks of ``readings`` read "not an index" that their meld among ``cards`` counts."""
     unsure = [reading for reading in readings if reading.code == NOT_AN_INDEX]
-    read_again, found = read_with_melds(
+    read_again, found, _ = read_with_melds(
         cards, CLASSES, "standard", NOT_AN_INDEX, MIN_CONFIDENCE, unsure
     )
     assert len(read_again) == len(cards)

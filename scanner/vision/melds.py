@@ -102,26 +102,14 @@ def read_with_melds(
     not_an_index: str,
     min_confidence: float,
     unread: Sequence[IndexReading] = (),
-) -> tuple[tuple[CardReading, ...], list[IndexReading]]:
-    """``cards`` with each meld's cards read again with their meld-mates' readings (see the
-    module's docstring), in the order given; and the marks of ``unread`` (read "not an index")
-    that lie in a meld and, weighed with it, read as a card at least ``min_confidence`` sure,
-    as those cards (their likeliest card at least UNREAD_FLOOR to start with)."""
-    read, found, _ = read_in_melds(cards, classes, deck, not_an_index, min_confidence, unread)
-    return read, found
-
-
-def read_in_melds(
-    cards: Sequence[CardReading],
-    classes: Sequence[str],
-    deck: str | None,
-    not_an_index: str,
-    min_confidence: float,
-    unread: Sequence[IndexReading] = (),
 ) -> tuple[tuple[CardReading, ...], list[IndexReading], tuple[CardGroup, ...]]:
-    """As ``read_with_melds``, and the melds ``cards`` lie in as read before (with the marks of
-    ``unread`` offered as cards), for a caller that looks at them again: grouping is most of
-    the time this takes. No melds where ``deck`` is None."""
+    """``cards`` with each meld's cards read again with their meld-mates' readings (see the
+    module's docstring), in the order given; the marks of ``unread`` (read "not an index")
+    that lie in a meld and, weighed with it, read as a card at least ``min_confidence`` sure,
+    as those cards (their likeliest card at least UNREAD_FLOOR to start with); and the melds
+    the cards were grouped into (with those marks offered as cards), for a caller that looks
+    at them again: grouping is most of the time this takes. No melds where ``deck`` is
+    None."""
     if deck is None:
         return tuple(cards), [], ()
     positions = _ranks(tuple(classes), deck)[0]

@@ -20,7 +20,7 @@ from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
 from scanner.vision.gaps import clear_of, fan_gaps
 from scanner.vision.grouping import CardGroup
-from scanner.vision.melds import read_as_meld, read_in_melds
+from scanner.vision.melds import read_as_meld, read_with_melds
 from scanner.vision.preprocess import (
     check_frame,
     context_crops,
@@ -407,7 +407,7 @@ class Recogniser:
         tables as before."""
         c = self.contract
         unread = [reading for reading in readings if reading.code == c.not_an_index]
-        read, found, melds = read_in_melds(
+        read, found, melds = read_with_melds(
             cards, c.classes, deck, c.not_an_index, c.min_confidence, unread
         )
         moved = {
