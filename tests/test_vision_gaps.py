@@ -43,7 +43,7 @@ def corner(place: IndexCandidate) -> np.ndarray:
 @pytest.mark.parametrize("angle", [0.0, 37.0, 180.0, 290.0])
 def test_a_card_missed_between_two_read_ones_is_looked_for_where_its_index_lies(angle):
     read = sideways([0, 1, 3, 4], angle)
-    (place,) = fan_gaps([read], read)
+    (place,) = fan_gaps(read, read)
     (expected,) = sideways([2], angle)
     assert np.allclose(corner(place), corner(expected), atol=0.01)
     assert (place.x, place.y) == pytest.approx((expected.x, expected.y))
@@ -55,42 +55,42 @@ def test_a_card_missed_between_two_read_ones_is_looked_for_where_its_index_lies(
 
 def test_the_fan_s_order_is_its_own_not_the_order_given():
     read = sideways([4, 0, 3, 1])
-    (place,) = fan_gaps([read], read)
+    (place,) = fan_gaps(read, read)
     assert (place.x, place.y) == pytest.approx((100.0 + 2 * STEP + 4.0, 108.0))
 
 
 def test_two_cards_missed_in_a_row_are_both_looked_for_three_not():
     read = sideways([0, 1, 4, 5])
-    places = sorted(fan_gaps([read], read), key=lambda p: p.x)
+    places = sorted(fan_gaps(read, read), key=lambda p: p.x)
     assert [round(p.x - 4.0 - 100.0) for p in places] == [2 * STEP, 3 * STEP]
     read = sideways([0, 1, 5, 6])
-    assert fan_gaps([read], read) == []
+    assert fan_gaps(read, read) == []
 
 
 def test_a_step_a_little_long_is_no_gap_and_a_gap_between_numbers_of_steps_may_be_either():
     read = sideways([0, 1, 2.4, 3.4])
-    assert fan_gaps([read], read) == []
+    assert fan_gaps(read, read) == []
     # 2.5 steps: one card or two missed, each looked for
     read = sideways([0, 1, 3.5, 4.5])
-    assert len(fan_gaps([read], read)) == 3
+    assert len(fan_gaps(read, read)) == 3
 
 
 def test_a_fan_of_two_has_no_step_to_measure_a_gap_by():
     read = sideways([0, 2])
-    assert fan_gaps([read], read) == []
+    assert fan_gaps(read, read) == []
 
 
 def test_a_gap_off_the_fan_s_line_is_not_a_step():
     read = sideways([0, 1, 2])
     read.append(mark(100.0 + 2 * STEP, 100.0 + 2 * STEP))
-    assert fan_gaps([read], read) == []
+    assert fan_gaps(read, read) == []
 
 
 def test_a_place_where_a_card_is_read_already_is_not_looked_at_again():
     read = sideways([0, 1, 3, 4])
     other = mark(100.0 + 2 * STEP + 2.0, 101.0)  # counted, in another meld
-    assert fan_gaps([read], [*read, other]) == []
-    (place,) = fan_gaps([read], read)
+    assert fan_gaps(read, [*read, other]) == []
+    (place,) = fan_gaps(read, read)
     assert clear_of([place], [other]) == []
     assert clear_of([place], read) == [place]
 
@@ -98,33 +98,33 @@ def test_a_place_where_a_card_is_read_already_is_not_looked_at_again():
 def test_a_top_card_read_from_its_far_corner_is_no_step_of_its_fan():
     read = sideways([0, 1, 3])
     top = mark(100.0 + 4 * STEP + 60.0, 184.0, angle=180.0)
-    (place,) = fan_gaps([[*read, top]], read)
+    (place,) = fan_gaps([*read, top], read)
     assert (place.x, place.y) == pytest.approx((100.0 + 2 * STEP + 4.0, 108.0))
 
 
 def test_a_joker_s_word_down_its_corner_is_placed_by_its_corner_not_its_centre():
     read = sideways([0, 1, 2])
     joker = mark(100.0 + 4 * STEP, 100.0, height=40.0)  # marked 40 px tall: its centre is low
-    (place,) = fan_gaps([[*read, joker]], read)
+    (place,) = fan_gaps([*read, joker], read)
     assert corner(place) == pytest.approx((100.0 + 3 * STEP, 100.0))
 
 
 def test_indices_closer_than_their_width_are_one_index_and_a_step_that_short_no_step():
     # an index read twice 3 px apart is one index: the gap is still two steps
     read = [*sideways([0, 1, 3, 4]), mark(103.0, 100.0)]
-    assert len(fan_gaps([read], read)) == 1
+    assert len(fan_gaps(read, read)) == 1
     # jumbo indices wider than a half step: a card between would have its index covered
     wide = [
         IndexCandidate(p.x + 10.0, p.y + 8.0, 0.9, 0.0, 30.0, 28.0, p.card_x, p.card_y, 60.0, 84.0)
         for p in sideways([0, 1, 3, 4], step=36.0)
     ]
-    assert fan_gaps([wide], wide) != []
-    assert fan_gaps([wide], wide)[0].index_w == 28.0
+    assert fan_gaps(wide, wide) != []
+    assert fan_gaps(wide, wide)[0].index_w == 28.0
     narrow = [
         IndexCandidate(p.x + 10.0, p.y + 8.0, 0.9, 0.0, 30.0, 28.0, p.card_x, p.card_y, 60.0, 84.0)
         for p in sideways([0, 2, 3, 5], step=18.0)
     ]
-    assert fan_gaps([narrow], narrow) == []
+    assert fan_gaps(narrow, narrow) == []
 
 
 # -- the recogniser, on a rendered fan -------------------------------------------------------
@@ -168,5 +168,5 @@ def test_a_card_of_a_fan_whose_mark_the_locator_lost_is_read_where_its_fan_puts_
     assert math.dist(centre(found), centre(middle)) < 0.3 * max(x1 - x0, y1 - y0)
 
     # without looking in the fan's gaps, it is missed
-    monkeypatch.setattr("scanner.vision.recogniser.fan_gaps", lambda fans, read: [])
+    monkeypatch.setattr("scanner.vision.recogniser.fan_gaps", lambda fan, read: [])
     assert len(recogniser.read(frame).cards) == len(EXPECTED[name]) - 1

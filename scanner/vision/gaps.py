@@ -32,12 +32,10 @@ MOST_MISSED = 2  # cards missed in a row that a gap is searched for
 CLEAR = 0.6  # index heights: a place with a card read this near holds that card already
 
 
-def fan_gaps(
-    fans: Sequence[Sequence[IndexCandidate]], read: Sequence[IndexCandidate]
-) -> list[IndexCandidate]:
-    """The places of cards missed in ``fans`` (each the index marks of one meld's cards, in any
+def fan_gaps(fan: Sequence[IndexCandidate], read: Sequence[IndexCandidate]) -> list[IndexCandidate]:
+    """The places of cards missed in ``fan`` (the index marks of one meld's cards, in any
     order), none within CLEAR of an index in ``read`` (every index read as a card)."""
-    return clear_of([place for fan in fans for place in _gaps(fan)], read)
+    return clear_of(_gaps(fan), read)
 
 
 def clear_of(

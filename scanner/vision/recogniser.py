@@ -461,7 +461,7 @@ class Recogniser:
         places, homes = [], []
         for n, fan in enumerate(fans):
             fan_marks = [marks[card.index_box] for card in fan if card.index_box in marks]
-            for place in fan_gaps([fan_marks], counted):
+            for place in fan_gaps(fan_marks, counted):
                 places.append(place)
                 homes.append(n)
         if not places:
