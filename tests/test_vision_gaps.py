@@ -6,12 +6,15 @@ import math
 import numpy as np
 import pytest
 
+from scanner.vision.cards import IndexReading
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.gaps import clear_of, fan_gaps
 from scanner.vision.grouping import group_cards
 from scanner.vision.images import read_image
 from scanner.vision.recogniser import Recogniser, default_model_dir
 from tests.test_vision_fixtures import EXPECTED, FIXTURES
+from tests.test_vision_grouping import fan as hand_fan
+from tests.test_vision_melds import plainly, probabilities
 
 STEP = 18.0  # px between a fan's indices: an index is 8 px wide
 
@@ -170,3 +173,14 @@ def test_a_card_of_a_fan_whose_mark_the_locator_lost_is_read_where_its_fan_puts_
     # without looking in the fan's gaps, it is missed
     monkeypatch.setattr("scanner.vision.recogniser.fan_gaps", lambda fan, read: [])
     assert len(recogniser.read(frame).cards) == len(EXPECTED[name]) - 1
+
+
+@needs_models
+def test_a_card_read_unsurely_in_a_gap_is_weighed_with_its_meld_and_asks_for_a_check():
+    fan = [plainly(card.code, card) for card in hand_fan("6R 6B 6R", 100, 100)]
+    place = sideways([3])[0]
+    unsure = IndexReading(place, "6B", 0.3, probabilities=probabilities(**{"6B": 0.3, "8B": 0.25}))
+    card = Recogniser.load()._as_meld_reads(fan, unsure, "standard")
+    assert card.code == "6B" and card.confidence >= 0.5 and card.check
+    other = IndexReading(place, "9B", 0.3, probabilities=probabilities(**{"9B": 0.3}))
+    assert Recogniser.load()._as_meld_reads(fan, other, "standard").confidence < 0.5

@@ -60,10 +60,13 @@ FAINT_SURE = 0.9
 # (as a turned reading) found 96.0–97.1 % of the cards, 49.8 % of the scenes exact, 412 tables
 # right; 0.7: 96.2–97.3 %, 51.0 %, 410; 0.6: 96.3–97.2 %, 51.5 %, 408.
 REFINED_SURE = 0.7
-# a card read in a fan's gap (gaps.py) counts from this sure. On the five busy validation sets
-# 0.3: 794 missed, 142 phantoms, 285 of 500 scenes exact; 0.5: 801, 138, 286; 0.8: 820, 134, 287
-# (the model card, "Gaps in a fan")
+# A card read in a fan's gap (gaps.py) counts where, weighed with its meld, it reads at least
+# GAP_SURE sure, from a classifier's reading at least GAP_FLOOR sure. On the five busy
+# validation sets (the model card, "Gaps in a fan"), read by the classifier alone, GAP_SURE 0.3:
+# 794 missed, 142 phantoms, 285 of 500 scenes exact; 0.5: 801, 138, 286; 0.8: 820, 134, 287.
+# Weighed with the meld, GAP_FLOOR 0.5: 798, 138, 286; 0.2: 790, 140, 286; 0.1: 789, 141, 286.
 GAP_SURE = 0.5
+GAP_FLOOR = 0.2
 WARM_UP_SIZE = (1280, 960)
 
 
@@ -474,24 +477,26 @@ class Recogniser:
         # a place lies where the fan's step puts it; its index may lie a little off
         again = self._refine(frame, first, deck)
         # moved by the refiner, a place may land on a card read already, or two on one card
-        found: list[tuple[int, IndexReading]] = []
-        for k in sorted(range(len(again)), key=lambda k: -again[k].confidence):
-            reading = again[k]
-            taken = counted + [other.index for _, other in found]
-            if (
-                reading.code != c.not_an_index
-                and reading.confidence >= GAP_SURE
-                and clear_of([reading.index], taken)
-            ):
-                found.append((homes[k], reading))
-        new: list[CardReading] = []
-        for n in sorted({home for home, _ in found}):
-            fresh = [CardReading.from_index(r, c.min_confidence) for home, r in found if home == n]
-            read = read_as_meld(
-                [*fans[n], *fresh], c.classes, deck, c.not_an_index, c.min_confidence
-            )
-            new += read[len(fans[n]) :]
-        return (*cards, *new)
+        # each card read there weighed with its meld, as the meld reading weighs its cards
+        weighed = [
+            (reading.index, self._as_meld_reads(fans[home], reading, deck))
+            for reading, home in zip(again, homes, strict=True)
+            if reading.code != c.not_an_index and reading.confidence >= GAP_FLOOR
+        ]
+        found: list[tuple[IndexCandidate, CardReading]] = []
+        for index, card in sorted(weighed, key=lambda pair: -pair[1].confidence):
+            taken = counted + [other for other, _ in found]
+            if card.confidence >= GAP_SURE and clear_of([index], taken):
+                found.append((index, card))
+        return (*cards, *(card for _, card in found))
+
+    def _as_meld_reads(
+        self, meld: Sequence[CardReading], reading: IndexReading, deck: str
+    ) -> CardReading:
+        """``reading`` as a card of ``meld``, read with the meld's cards."""
+        c = self.contract
+        card = CardReading.from_index(reading, c.min_confidence)
+        return read_as_meld([*meld, card], c.classes, deck, c.not_an_index, c.min_confidence)[-1]
 
     def _scale_for(self, frame: np.ndarray, readings: Sequence[IndexReading]) -> float:
         """The factor to read ``frame`` at (``scale.py``), from the sizes of the indices read
