@@ -444,8 +444,8 @@ class Recogniser:
         deck: str | None,
     ) -> tuple[CardReading, ...]:
         """``cards`` and the cards read between two of a meld's cards (``melds``, as the
-        meld reading grouped them) that lie two or three fan steps apart (``gaps.py``), at
-        least GAP_SURE sure, each read with its meld.
+        meld reading grouped them) that lie two or three fan steps apart (``gaps.py``): read
+        there at least GAP_FLOOR sure, and at least GAP_SURE sure weighed with that meld.
 
         A mark there may have been read and then taken for another card's (a cascade's
         indices of one rank lie one below the other, as a joker's word down its corner does),
@@ -476,13 +476,13 @@ class Recogniser:
         ]
         # a place lies where the fan's step puts it; its index may lie a little off
         again = self._refine(frame, first, deck)
-        # moved by the refiner, a place may land on a card read already, or two on one card
         # each card read there weighed with its meld, as the meld reading weighs its cards
         weighed = [
             (reading.index, self._as_meld_reads(fans[home], reading, deck))
             for reading, home in zip(again, homes, strict=True)
             if reading.code != c.not_an_index and reading.confidence >= GAP_FLOOR
         ]
+        # moved by the refiner, a place may land on a card read already, or two on one card
         found: list[tuple[IndexCandidate, CardReading]] = []
         for index, card in sorted(weighed, key=lambda pair: -pair[1].confidence):
             taken = counted + [other for other, _ in found]
