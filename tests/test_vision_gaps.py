@@ -121,8 +121,8 @@ def test_indices_closer_than_their_width_are_one_index_and_a_step_that_short_no_
         IndexCandidate(p.x + 10.0, p.y + 8.0, 0.9, 0.0, 30.0, 28.0, p.card_x, p.card_y, 60.0, 84.0)
         for p in sideways([0, 1, 3, 4], step=36.0)
     ]
-    assert fan_gaps(wide, wide) != []
-    assert fan_gaps(wide, wide)[0].index_w == 28.0
+    (place,) = fan_gaps(wide, wide)
+    assert place.index_w == 28.0
     narrow = [
         IndexCandidate(p.x + 10.0, p.y + 8.0, 0.9, 0.0, 30.0, 28.0, p.card_x, p.card_y, 60.0, 84.0)
         for p in sideways([0, 2, 3, 5], step=18.0)
@@ -142,28 +142,30 @@ def centre(card) -> tuple[float, float]:
     return (x0 + x1) / 2, (y0 + y1) / 2
 
 
-def lost(recogniser, box):
-    """``recogniser`` with every locator mark inside ``box`` dropped."""
+def lose_marks(monkeypatch, recogniser, box) -> None:
+    """Drop every locator mark of ``recogniser`` inside ``box``."""
     x0, y0, x1, y1 = box
     marks = recogniser._marks
-    recogniser._marks = lambda frame: tuple(
-        m for m in marks(frame) if not (x0 <= m.x <= x1 and y0 <= m.y <= y1)
+    monkeypatch.setattr(
+        recogniser,
+        "_marks",
+        lambda frame: tuple(m for m in marks(frame) if not (x0 <= m.x <= x1 and y0 <= m.y <= y1)),
     )
-    return recogniser
 
 
 @needs_models
 def test_a_card_of_a_fan_whose_mark_the_locator_lost_is_read_where_its_fan_puts_it(monkeypatch):
     name = "scene-777-100.jpg"
     frame = read_image(FIXTURES / name)
-    cards = Recogniser.load().read(frame).cards
+    recogniser = Recogniser.load()
+    cards = recogniser.read(frame).cards
     assert sorted(card.code for card in cards) == EXPECTED[name]
     meld = max(group_cards(cards).melds, key=lambda meld: len(meld.cards))
     middle = meld.cards[len(meld.cards) // 2]
     x0, y0, x1, y1 = middle.index_box
 
     # its mark lost, the card is read where its fan's step puts it, as its meld reads
-    recogniser = lost(Recogniser.load(), middle.index_box)
+    lose_marks(monkeypatch, recogniser, middle.index_box)
     again = recogniser.read(frame).cards
     assert sorted(card.code for card in again) == EXPECTED[name]
     found = min(again, key=lambda card: math.dist(centre(card), centre(middle)))
@@ -180,7 +182,8 @@ def test_a_card_read_unsurely_in_a_gap_is_weighed_with_its_meld_and_asks_for_a_c
     fan = [plainly(card.code, card) for card in hand_fan("6R 6B 6R", 100, 100)]
     place = sideways([3])[0]
     unsure = IndexReading(place, "6B", 0.3, probabilities=probabilities(**{"6B": 0.3, "8B": 0.25}))
-    card = Recogniser.load()._as_meld_reads(fan, unsure, "standard")
+    recogniser = Recogniser.load()
+    card = recogniser._as_meld_reads(fan, unsure, "standard")
     assert card.code == "6B" and card.confidence >= 0.5 and card.check
     other = IndexReading(place, "9B", 0.3, probabilities=probabilities(**{"9B": 0.3}))
-    assert Recogniser.load()._as_meld_reads(fan, other, "standard").confidence < 0.5
+    assert recogniser._as_meld_reads(fan, other, "standard").confidence < 0.5
