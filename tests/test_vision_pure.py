@@ -475,8 +475,8 @@ def test_a_scene_is_scored_against_its_labels():
          "confidence": sure, "check": False if read else None, "index_size": size, "at": at}
         for kind, truth, read, sure, size, at in [
             ("wrong code", "QB", "QR", 0.9, 10.0, [105.0, 5.0]),  # surest first
-            ("phantom", None, "9R", 0.9, None, [400.0, 400.0]),
             ("double count", "KR", "KB", 0.6, 10.0, [5.0, 105.0]),
+            ("phantom", None, "9R", 0.9, None, [400.0, 400.0]),  # reads on no quad last
             ("missed", "2R", None, None, 10.0, [205.0, 105.0]),  # its visible index's centre
         ]
     ]  # fmt: skip
@@ -488,6 +488,24 @@ def test_a_scene_is_scored_against_its_labels():
     assert both["by_styles"]["held_out"]["phantoms"] == 1
     image = draw_confusion([score, exact])
     assert image.ndim == 3 and image.shape[0] > 27 * 18 and image.shape[1] > 27 * 18
+
+
+def test_a_read_just_beside_a_small_index_finds_its_card():
+    small = label_card("5B", 0)
+    small["indices"][0]["quad"] = [[0, 0], [4, 0], [4, 8], [0, 8]]  # 4 px wide
+    fan = label_card("5B", 6)
+    fan["indices"][0]["quad"] = [[6, 0], [10, 0], [10, 8], [6, 8]]
+    labels = {"deck": "standard", "styles": ["classic"], "cards": [small, fan]}
+
+    beside = score_scene(labels, [read_at("5B", 2, 9.5), read_at("5B", 11.5, 4)])
+    assert beside.exact  # each 1.5 px past its index's edge, within half its width (2 px)
+    too_far = score_scene(labels, [read_at("5B", 2, 10.5)])
+    assert too_far.phantoms == ("5B",) and too_far.missed == ("5B", "5B")
+    between = score_scene(labels, [read_at("5B", 8, 4, 0.99), read_at("5B", 4.8, 4, 0.5)])
+    assert between.doubles == () and between.exact  # the nearer quad, not the surer read's
+    # A read inside a quad keeps its card, even from a surer read beside it.
+    inside_first = score_scene(labels, [read_at("5B", 4.5, 4, 0.99), read_at("5B", 2, 4, 0.5)])
+    assert inside_first.doubles == ("5B",) and inside_first.missed == ("5B",)
 
 
 def test_annotations_mark_unsure_cards_in_orange():

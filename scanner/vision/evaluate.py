@@ -2,8 +2,10 @@
 
 A labelled card counts when at least one of its indices is ``visible`` (≥ 90 % seen). A read
 card lands on the labelled card one of whose index quads holds the centre of its index box
-(any visibility). The first read on a countable card finds it; another read on it is a double
-count; a read on a card with no visible index is ignored; a read on no card is a phantom.
+(any visibility); a read inside no quad lands, after all those that did, on the card whose
+index quad lies nearest, if within half that index's width (``NEAR``) of its edge. The first
+read on a countable card finds it; another read on it is a double count; a read on a card with
+no visible index is ignored; a read on no card is a phantom.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ PHANTOM = "phantom"  # … and its row for reads where no card is (or a card rea
 # pixels, of its largest visible index (a busy table seen from above holds many below 6 px,
 # where a blurred rank is hard to read for anyone).
 SIZE_EDGES = (6, 8, 10, 14)
+# How far outside an index quad, in its short sides, a read still lands on it. An index 4 px
+# wide read 2 px off its centre lies outside its quad: such a read is the card found, placed
+# a pixel or two off, not a phantom beside a card missed.
+NEAR = 0.5
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,19 @@ def _landing(cards: list[dict], x: float, y: float) -> int | None:
     return best
 
 
+def _near(cards: list[dict], x: float, y: float) -> int | None:
+    """The labelled card whose index quad lies nearest (x, y), outside by at most ``NEAR`` of
+    its short side."""
+    best, best_gap = None, None
+    for position, card in enumerate(cards):
+        for index in card["indices"]:
+            quad = np.asarray(index["quad"], np.float32)
+            gap = -cv2.pointPolygonTest(quad, (x, y), True)
+            if gap <= NEAR * _short_side(quad) and (best_gap is None or gap < best_gap):
+                best, best_gap = position, gap
+    return best
+
+
 def _error(kind: str, truth: dict | None, card: CardReading | None, at: Sequence[float]) -> dict:
     """One line of the error listing (``handfoot eval --errors``): what went wrong, the true
     and the read code, how sure the read was and whether it asked for a check, the true
@@ -121,10 +140,17 @@ def score_scene(
     countable = [any(index["visible"] for index in card["indices"]) for card in truth]
     found: dict[int, Found] = {}
     doubles, phantoms, ignored, errors = [], [], 0, []
-    for card in sorted(cards, key=lambda card: -card.confidence):
-        x0, y0, x1, y1 = card.index_box
-        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
-        position = _landing(truth, *centre)
+    surest_first = sorted(cards, key=lambda card: -card.confidence)
+    centres = [_centre(card) for card in surest_first]
+    landings = [_landing(truth, *centre) for centre in centres]
+    # Reads inside a quad land first, so a read beside an index never takes its card from one
+    # lying on it.
+    order = [n for n, at in enumerate(landings) if at is not None]
+    for n in (n for n, at in enumerate(landings) if at is None):
+        landings[n] = _near(truth, *centres[n])
+        order.append(n)
+    for n in order:
+        card, centre, position = surest_first[n], centres[n], landings[n]
         if position is None:
             phantoms.append(card.code)
             errors.append(_error("phantom", None, card, centre))
@@ -154,6 +180,11 @@ def score_scene(
         sizes=tuple((index_size(c), n in found) for n, c in enumerate(truth) if countable[n]),
         errors=tuple(errors),
     )
+
+
+def _centre(card: CardReading) -> tuple[float, float]:
+    x0, y0, x1, y1 = card.index_box
+    return (x0 + x1) / 2, (y0 + y1) / 2
 
 
 def _share(part: int, whole: int) -> float | None:
