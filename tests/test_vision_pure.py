@@ -313,6 +313,31 @@ def test_cards_read_at_both_corners_set_the_size_of_every_card_of_the_frame():
     assert alone.polygon == shrunk(fan_card, 2 / 3).card_polygon()
 
 
+CORNERS = ("top-left", "bottom-right")
+
+
+def test_decks_of_two_designs_on_one_table_are_each_sized_by_their_own_cards():
+    # a jumbo-index deck (indices 30 px, its cards read at 2/3 of their size) beside a bridge
+    # deck (indices 20 px, read at their size); each deck has two cards read at both corners
+    # and one fan card, which takes its own deck's size, not the frame's median
+    jumbo = dict(index=(30.0, 16.0))
+    loose = [index_of((150 + 200 * k, 200), 0, c, **jumbo) for k in range(2) for c in CORNERS]
+    loose += [index_of((150 + 200 * k, 600), 0, c) for k in range(2) for c in CORNERS]
+    jumbo_fan, bridge_fan = (
+        index_of((700, 200), 0, "top-left", **jumbo),
+        index_of((700, 600), 0, "top-left"),
+    )
+    shares = [2 / 3] * 4 + [1.0] * 4 + [2 / 3, 1.0]
+    marks = [*loose, jumbo_fan, bridge_fan]
+    cards = merged(
+        [reading(shrunk(m, share), "9B") for m, share in zip(marks, shares, strict=True)]
+    )
+    assert len(cards) == 6
+    for fan_card, share in ((jumbo_fan, 2 / 3), (bridge_fan, 1.0)):
+        (card,) = [c for c in cards if c.index_box == shrunk(fan_card, share).index_box()]
+        np.testing.assert_allclose(card.polygon, fan_card.card_polygon(), atol=1e-6)
+
+
 def test_a_card_whose_other_corner_reads_surely_as_another_code_asks_for_a_check():
     from scanner.vision.cards import DISPUTE_SURE
 
