@@ -276,10 +276,21 @@ def test_eval_reads_cards_in_melds_unless_told_they_lie_loose(cli, models, tmp_p
     assert told == [False, False]
 
 
+def add_a_scene_read_badly(scenes: Path) -> None:
+    """A labelled scene in the stand-ins' marked frame whose one card lies where nothing is
+    marked: it is missed, and the two cards read are phantoms."""
+    write_image(scenes / "scene_000099.png", marked_frame())
+    index = {"quad": [[290, 230], [306, 230], [306, 254], [290, 254]], "visible": True}
+    card = {"code": "9B", "indices": [{**index, "visible_fraction": 1.0}]}
+    labels = {"image": "scene_000099.png", "deck": "standard", "styles": [], "cards": [card]}
+    (scenes / "scene_000099.json").write_text(json.dumps(labels))
+
+
 def test_eval_lists_every_error_a_line_each(cli, stand_ins, tmp_path):
     """The stand-in models read rendered scenes badly: every kind of error is there to list."""
     scenes = tmp_path / "scenes"
     assert cli("synth", "--out", scenes, "--count", "2", "--size", "640x480", "--quiet").code == 0
+    add_a_scene_read_badly(scenes)
     listing = tmp_path / "errors.jsonl"
     figures = cli("eval", scenes, "--models", stand_ins, "--json", "--errors", listing).json
     lines = [json.loads(line) for line in listing.read_text().splitlines()]
