@@ -22,6 +22,7 @@ import numpy as np
 
 from model.recogniser.spec import CLASSES, NOT_AN_INDEX, deck_of
 from scanner.vision.cards import CardReading
+from scanner.vision.grouping import index_centre
 from scanner.vision.images import read_image
 
 MISSED = "missed"  # the confusion matrix's column for cards nobody read
@@ -141,7 +142,7 @@ def score_scene(
     found: dict[int, Found] = {}
     doubles, phantoms, ignored, errors = [], [], 0, []
     surest_first = sorted(cards, key=lambda card: -card.confidence)
-    centres = [_centre(card) for card in surest_first]
+    centres = [tuple(index_centre(card).tolist()) for card in surest_first]
     landings = [_landing(truth, *centre) for centre in centres]
     # Reads inside a quad land first, so a read beside an index never takes its card from one
     # lying on it.
@@ -180,11 +181,6 @@ def score_scene(
         sizes=tuple((index_size(c), n in found) for n, c in enumerate(truth) if countable[n]),
         errors=tuple(errors),
     )
-
-
-def _centre(card: CardReading) -> tuple[float, float]:
-    x0, y0, x1, y1 = card.index_box
-    return (x0 + x1) / 2, (y0 + y1) / 2
 
 
 def _share(part: int, whole: int) -> float | None:
