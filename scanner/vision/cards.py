@@ -405,10 +405,10 @@ def size_scales(
     if len(ratios) < SIZE_PAIRS:
         return [1.0] * len(marks)
     ratio, height = np.array(ratios), np.array(heights)
-    overall = float(np.median(ratio))
-    scales = []
-    for mark in marks:
-        alike = np.abs(np.log(height / max(mark.index_h, 1e-9))) <= math.log(SIZE_ALIKE)
-        scale = float(np.median(ratio[alike])) if alike.sum() >= SIZE_PAIRS else overall
-        scales.append(float(np.clip(scale, *SIZE_LIMITS)))
-    return scales
+    own = np.array([max(mark.index_h, 1e-9) for mark in marks]).reshape(-1, 1)
+    alike = np.abs(np.log(height[None, :] / own)) <= math.log(SIZE_ALIKE)  # [marks, pairs]
+    scale = np.full(len(marks), np.median(ratio))
+    enough = alike.sum(axis=1) >= SIZE_PAIRS
+    if enough.any():
+        scale[enough] = np.nanmedian(np.where(alike[enough], ratio, np.nan), axis=1)
+    return np.clip(scale, *SIZE_LIMITS).tolist()

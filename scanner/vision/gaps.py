@@ -21,6 +21,7 @@ from dataclasses import replace
 import numpy as np
 
 from scanner.vision.decode import IndexCandidate, angle_gap
+from scanner.vision.grouping import mean_angle
 
 FAN_TURN = 40.0  # degrees: a fan's indices read alike; a top card read from its far corner does not
 MIN_STEP = 0.75  # index extents along the fan: nearer than this, one index covers the other
@@ -119,10 +120,9 @@ def _apart(marks: list[IndexCandidate], nearest: float) -> list[IndexCandidate]:
 
 def _same_way(fan: Sequence[IndexCandidate]) -> list[IndexCandidate]:
     """The marks of ``fan`` that read the way most of it reads."""
-    u = np.array([(math.cos(math.radians(m.angle)), math.sin(math.radians(m.angle))) for m in fan])
-    if not len(u):
+    if not fan:
         return []
-    mean = math.degrees(math.atan2(*u.sum(axis=0)[::-1]))
+    mean = mean_angle([mark.angle for mark in fan])
     return [mark for mark in fan if angle_gap(mark.angle, mean) <= FAN_TURN]
 
 

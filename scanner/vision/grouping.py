@@ -175,7 +175,8 @@ def _angle_gap(first: float | np.ndarray, second: float | np.ndarray) -> np.ndar
     return np.abs((np.asarray(first) - np.asarray(second) + 180.0) % 360.0 - 180.0)
 
 
-def _mean_angle(angles: Sequence[float] | np.ndarray) -> float:
+def mean_angle(angles: Sequence[float] | np.ndarray) -> float:
+    """The mean of reading angles (degrees, 0–360), each as a unit vector."""
     u, _ = _axes(np.asarray(angles, dtype=np.float64))
     x, y = u.reshape(-1, 2).sum(axis=0)
     return float(np.degrees(np.arctan2(y, x)) % 360.0)
@@ -279,7 +280,7 @@ def _pair_distances(layout: _Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray
 def _fan_angle(layout: _Layout, members: Sequence[int]) -> float:
     """How a fan's cards read: the line of their indices where it is clear (sharper than
     single angles), else the mean of their reading angles."""
-    reading = _mean_angle(layout.angles[list(members)])
+    reading = mean_angle(layout.angles[list(members)])
     if len(members) < 2:
         return reading
     points = layout.anchors[list(members)]
@@ -327,7 +328,7 @@ def _top_links(layout: _Layout, fans: list[list[int]]) -> list[tuple[int, int]]:
             elif a > b:
                 continue  # two lone cards: either may be the top one, so try both once
             else:
-                angle = _mean_angle([angles[a], layout.angles[top] + 180.0])
+                angle = mean_angle([angles[a], layout.angles[top] + 180.0])
                 miss = min(
                     _top_miss(layout, top, angle, fan),
                     _top_miss(layout, fan[0], angle + 180.0, lone),
@@ -379,7 +380,7 @@ def _card_group(
     the bottom card's index comes first along them (a top card read from its far index, whose
     index lies beyond every other, last)."""
     u_all, _ = _axes(layout.angles[members])
-    majority = u_all @ _axes(_mean_angle(layout.angles[members]))[0] >= 0
+    majority = u_all @ _axes(mean_angle(layout.angles[members]))[0] >= 0
     upright = [m for m, keep in zip(members, majority, strict=True) if keep] or members
     u, v = _axes(_fan_angle(layout, upright))
     points = layout.anchors[members]
