@@ -146,13 +146,21 @@ def beside_the_mark() -> tuple[np.ndarray, tuple[float, float]]:
     return frame, (x, y)
 
 
-def test_a_mark_read_not_an_index_is_read_again_where_the_refiner_says(folders, monkeypatch):
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_a_mark_read_not_an_index_is_read_again_where_the_refiner_says(
+    folders, monkeypatch, rounds
+):
     # The stand-in classifier reads a crop turned halfway onto the KR field as the class whose
     # level lies between the two fields' (a Joker): the turned second readings are held off,
     # so what is measured is the refiner's.
     monkeypatch.setattr("scanner.vision.recogniser.RETRY_CONFIDENCE", 1.01)
+    monkeypatch.setattr("scanner.vision.recogniser.REFINE_ROUNDS", rounds)
     plain, refined = folders
     frame, (x, y) = beside_the_mark()
+    # each round goes on from the last answer: SHIFT of the place's own extent further along,
+    # SHRINK times smaller again
+    extent = spec.crop_extent(16.0, 8.0)
+    x += sum(SHIFT * extent * SHRINK**k for k in range(1, rounds))
     assert Recogniser.load(plain, turns=1).read(frame).cards == ()
     recogniser = Recogniser.load(refined, turns=1)
     assert REFINER_FILE in recogniser.files
@@ -160,7 +168,8 @@ def test_a_mark_read_not_an_index_is_read_again_where_the_refiner_says(folders, 
     assert card.code == "KR"
     x0, y0, x1, y1 = card.index_box
     assert ((x0 + x1) / 2, (y0 + y1) / 2) == pytest.approx((x, y), abs=0.5)
-    assert (x1 - x0, y1 - y0) == pytest.approx((8 * SHRINK, 16 * SHRINK), abs=0.5)
+    size = SHRINK**rounds
+    assert (x1 - x0, y1 - y0) == pytest.approx((8 * size, 16 * size), abs=0.5)
     # told not to refine, a folder holding a refiner reads as one without
     unrefined = Recogniser.load(refined, turns=1, refine=False)
     assert REFINER_FILE not in unrefined.files and unrefined.read(frame).cards == ()
