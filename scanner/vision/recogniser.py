@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from model.recogniser import spec
-from scanner.vision import closer
+from scanner.vision import closer, suit_below
 from scanner.vision.cards import CardReading, IndexReading, merge_cards, suppress_duplicates
 from scanner.vision.contract import Contract
 from scanner.vision.decks import best_in_deck, check_deck, infer_deck
@@ -599,8 +599,9 @@ class Recogniser:
         threshold = self.contract.peak_threshold
         clear = [candidate for candidate in candidates if candidate.score > threshold]
         faint = [candidate for candidate in candidates if candidate.score <= threshold]
-        probabilities = self._probabilities(frame, clear)
-        deck = infer_deck(probabilities, self.contract.classes, expected)
+        probabilities, deck = self._with_suits_below(
+            frame, clear, self._probabilities(frame, clear), expected
+        )
         codes, confidence = self._pick(probabilities, deck)
         readings = [
             IndexReading(candidate, codes[n], confidence[n], probabilities=probabilities[n])
@@ -618,6 +619,26 @@ class Recogniser:
                 if codes[n] != self.contract.not_an_index and confidence[n] >= FAINT_SURE
             ]
         return readings, deck
+
+    def _with_suits_below(
+        self,
+        frame: np.ndarray,
+        marks: Sequence[IndexCandidate],
+        probabilities: np.ndarray,
+        expected: str | None,
+    ) -> tuple[np.ndarray, str | None]:
+        """``probabilities`` [marks, classes] and the frame's deck, a mark read as a bare number
+        both decks print read again where its suit sign would lie (``suit_below.py``): where
+        the frame, so read, is a standard deck's, with those readings; else as first read."""
+        classes = self.contract.classes
+        bare = suit_below.bare_numbers(probabilities, classes, suit_below.STANDARD_FLOOR)
+        if bare:
+            grown = self._probabilities(frame, [suit_below.grown_down(marks[n]) for n in bare])
+            taken = suit_below.take_grown(probabilities, bare, grown, classes)
+            deck = infer_deck(taken, classes, expected)
+            if deck == "standard":
+                return taken, deck
+        return probabilities, infer_deck(probabilities, classes, expected)
 
     def _doubtful(self, readings: Sequence[IndexReading]) -> list[int]:
         """Where ``readings`` are "not an index" or less than UNSURE_BELOW sure."""
