@@ -57,6 +57,8 @@ def test_a_grown_cut_lies_further_down_the_index_and_is_taller(angle):
     assert grown.y == pytest.approx(mark.y + 15.0 * vy)
     assert math.hypot(grown.x - mark.x, grown.y - mark.y) == pytest.approx(15.0)
     assert (grown.index_h, grown.index_w) == (pytest.approx(60.0), pytest.approx(30.0))
+    if angle in (0.0, 180.0):  # read upright, "down" is down the frame; upside down, up it
+        assert (grown.x, grown.y) == pytest.approx((200.0, 165.0 if angle == 0.0 else 135.0))
     # the card it belongs to and the way it reads are the mark's own
     assert (grown.angle, grown.card_x, grown.card_y) == (angle, mark.card_x, mark.card_y)
     assert (grown.card_w, grown.card_h) == (mark.card_w, mark.card_h)

@@ -40,7 +40,7 @@ SHARED_NUMBERS = tuple(str(n) for n in range(2, 11))
 # marks a frame of the speed bench's are read again.
 STANDARD_FLOOR = 0.01
 # Cut SHIFT index heights further down the mark, GROW times as tall (half as much wider): the
-# rank and a sign up to two thirds of its height below it. Of (0.2, 1.6), (0.3, 1.8), (0.4, 2.2),
+# cut reaches 0.7 of the marked rank's height below its foot. Of (0.2, 1.6), (0.3, 1.8), (0.4, 2.2),
 # (0.5, 2.2), (0.5, 2.6) and (0.7, 2.6), (0.3, 1.8) read the most drawn cards right.
 SHIFT = 0.3
 GROW = 1.8
