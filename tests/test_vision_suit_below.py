@@ -45,6 +45,7 @@ def test_a_bare_number_with_some_belief_on_its_standard_cards_is_read_again():
         ]
     )
     assert bare_numbers(probabilities, CLASSES, STANDARD_FLOOR) == [0, 5]
+    assert bare_numbers(probabilities, CLASSES) == [0, 5]  # the floor the recogniser reads with
     assert bare_numbers(probabilities[:0], CLASSES, STANDARD_FLOOR) == []
 
 

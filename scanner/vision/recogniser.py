@@ -631,7 +631,7 @@ class Recogniser:
         both decks print read again where its suit sign would lie (``suit_below.py``): where
         the frame, so read, is a standard deck's, with those readings; else as first read."""
         classes = self.contract.classes
-        bare = suit_below.bare_numbers(probabilities, classes, suit_below.STANDARD_FLOOR)
+        bare = suit_below.bare_numbers(probabilities, classes)
         if bare:
             grown = self._probabilities(frame, [suit_below.grown_down(marks[n]) for n in bare])
             taken = suit_below.take_grown(probabilities, bare, grown, classes)

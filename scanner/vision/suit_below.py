@@ -30,10 +30,11 @@ from dataclasses import replace
 
 import numpy as np
 
+from model.recogniser.spec import SPECIAL_CLASSES, STANDARD_RANKS
 from scanner.vision.decode import IndexCandidate
 
-# The numbers both decks print. The special deck's 1, 11 and 12 have no standard twin.
-SHARED_NUMBERS = tuple(str(n) for n in range(2, 11))
+# The numbers both decks print (2 to 10): the special deck's 1, 11 and 12 have no standard twin.
+SHARED_NUMBERS = tuple(rank for rank in STANDARD_RANKS if rank in SPECIAL_CLASSES)
 # A bare number is read again when the classifier gives that rank's two standard cards at least
 # this much together: a special deck's clean number gives them less. On the 12 drawn frames of
 # seed 47 (172 cards), 0.03 read 125 right, 0.02 134, 0.01 and 0.005 143; at 0.01 about four
@@ -48,7 +49,9 @@ GROW = 1.8
 GROWN_SURE = 0.5
 
 
-def bare_numbers(probabilities: np.ndarray, classes: Sequence[str], floor: float) -> list[int]:
+def bare_numbers(
+    probabilities: np.ndarray, classes: Sequence[str], floor: float = STANDARD_FLOOR
+) -> list[int]:
     """The rows of ``probabilities`` [marks, classes] whose best class is a number both decks
     print, read as the special deck's, with at least ``floor`` on that rank's standard cards."""
     column = {code: k for k, code in enumerate(classes)}
