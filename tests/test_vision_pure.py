@@ -338,6 +338,32 @@ def test_decks_of_two_designs_on_one_table_are_each_sized_by_their_own_cards():
         np.testing.assert_allclose(card.polygon, fan_card.card_polygon(), atol=1e-6)
 
 
+def head_to_head(reach):
+    """Two marks of one code read 180° apart, each on the line along which the other predicts
+    its card, lying ``reach`` times as far apart as one card's two corners."""
+    top, bottom = (index_of((300, 500), 0, c) for c in CORNERS)
+    offset = np.array([bottom.x - bottom.card_x, bottom.y - bottom.card_y])
+    x, y = np.array([bottom.x, bottom.y]) + (reach - 1) * 2 * offset
+    cx, cy = np.array([bottom.card_x, bottom.card_y]) + (reach - 1) * 2 * offset
+    return top, IndexCandidate(**{**bottom.__dict__, "x": x, "y": y, "card_x": cx, "card_y": cy})
+
+
+def test_fans_of_one_rank_head_to_head_are_not_paired_once_the_card_size_is_measured():
+    # two loose cards read at both corners measure this design's cards at 1/1.3 of the size the
+    # locator predicts; the fan indices of two melds of sixes lie head to head twice as far
+    # apart as one card's corners, each on the line to the other's card
+    loose = [index_of((150 + 200 * k, 200), 0, c) for k in range(2) for c in CORNERS]
+    readings = [reading(shrunk(mark, 1.3), "9B") for mark in loose]
+    far = [reading(shrunk(mark, 1.3), "6B") for mark in head_to_head(2.0)]
+    assert opposite_corners(*(r.index for r in far))  # by the locator's sizes, one card
+    assert len(merged(readings + far)) == 4
+    # the two corners of one card still pair
+    near = [reading(shrunk(mark, 1.3), "6B") for mark in head_to_head(1.0)]
+    assert len(merged(readings + near)) == 3
+    # with no size measured, the diagonal alone pairs them, as it pairs a loose card's corners
+    assert len(merged(far)) == 1
+
+
 def test_a_card_whose_other_corner_reads_surely_as_another_code_asks_for_a_check():
     from scanner.vision.cards import DISPUTE_SURE
 
