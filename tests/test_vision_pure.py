@@ -410,6 +410,22 @@ def test_a_tall_index_marked_twice_down_its_length_counts_once_but_a_fan_of_one_
     assert len(merged([reading(top, "7B", 0.97), reading(beside, "7B", 0.9)])) == 2
 
 
+def test_a_word_index_marked_twice_along_its_length_counts_once_but_ranks_side_by_side_stay():
+    # The joker's JOKER printed down the corner reads along its length (the reading direction
+    # u): measured short, it is marked twice 0.6 of its width apart along it.
+    word = index_of((300, 200), 20, "top-left", index=(8.0, 20.0))
+    u = np.array([math.cos(math.radians(20)), math.sin(math.radians(20))])
+    second = IndexCandidate(**{**word.__dict__, "x": word.x + 12 * u[0], "y": word.y + 12 * u[1]})
+    for code in ("JK", "JOKER", "VILLAIN"):
+        (card,) = merged([reading(word, code, 0.97), reading(second, code, 0.86)])
+        assert card.confidence == 0.97
+    # two cards of one rank that close side by side stay two, and so do two words further apart
+    assert len(merged([reading(word, "7B", 0.97), reading(second, "7B", 0.9)])) == 2
+    assert len(merged([reading(word, "11", 0.97), reading(second, "11", 0.9)])) == 2
+    far = IndexCandidate(**{**word.__dict__, "x": word.x + 16 * u[0], "y": word.y + 16 * u[1]})
+    assert len(merged([reading(word, "JK", 0.97), reading(far, "JK", 0.86)])) == 2
+
+
 def test_unknown_crops_are_dropped_and_unsure_ones_flagged():
     cards = merged(
         [
