@@ -232,20 +232,27 @@ def suppress_duplicates(candidates: Iterable[IndexCandidate]) -> tuple[IndexCand
 class _PairGeometry:
     """For every pair [i, j] of marks: whether they read about 180° apart (``turned``), how far
     apart the card centres they predict lie in card short sides (``error``), whether each lies
-    on the line along which the other predicts its card's centre (``opposite``, see
-    DIAGONAL_SLACK), the degrees the worse of the two lies off that line (``skew``), and how far
-    apart they lie against the distance each predicts to its centre, averaged (``reach``)."""
+    within DIAGONAL_SLACK of the line along which the other predicts its card's centre
+    (``aligned``), the degrees the worse of the two lies off that line (``skew``), and how far
+    apart they lie against the distance each predicts to its centre: the nearer and farther of
+    the two ratios, and their mean (``reach``)."""
 
     turned: np.ndarray
     error: np.ndarray
-    opposite: np.ndarray
+    aligned: np.ndarray
     skew: np.ndarray
+    nearer: np.ndarray
+    farther: np.ndarray
     reach: np.ndarray
 
+    def opposite(self, ratio: tuple[float, float] = DIAGONAL_RATIO) -> np.ndarray:
+        """Whether each lies where the other points to its card's far corner: aligned, and
+        each ``ratio`` (low, high) times the distance it predicts to its centre from it."""
+        low, high = ratio
+        return self.aligned & (low <= self.nearer) & (self.farther <= high)
 
-def _pair_geometry(
-    marks: Sequence[IndexCandidate], ratio: tuple[float, float] = DIAGONAL_RATIO
-) -> _PairGeometry:
+
+def _pair_geometry(marks: Sequence[IndexCandidate]) -> _PairGeometry:
     pos = np.array([(m.x, m.y) for m in marks], dtype=float).reshape(-1, 2)
     centre = np.array([(m.card_x, m.card_y) for m in marks], dtype=float).reshape(-1, 2)
     angle = np.array([m.angle for m in marks], dtype=float)
@@ -263,15 +270,14 @@ def _pair_geometry(
     along_i = np.einsum("ik,ijk->ij", offset, half) / (length[:, None] * distance)
     along_j = -np.einsum("jk,ijk->ij", offset, half) / (length[None, :] * distance)
     ratio_i, ratio_j = distance / length[:, None], distance / length[None, :]
-    low, high = ratio
-    opposite = (np.minimum(along_i, along_j) >= np.cos(np.radians(DIAGONAL_SLACK))) & (
-        (low <= np.minimum(ratio_i, ratio_j)) & (np.maximum(ratio_i, ratio_j) <= high)
-    )
+    worse = np.minimum(along_i, along_j)
     return _PairGeometry(
         turned=np.abs(gap - 180.0) <= PAIR_ANGLE_SLACK,
         error=error,
-        opposite=opposite,
-        skew=np.degrees(np.arccos(np.clip(np.minimum(along_i, along_j), -1.0, 1.0))),
+        aligned=worse >= np.cos(np.radians(DIAGONAL_SLACK)),
+        skew=np.degrees(np.arccos(np.clip(worse, -1.0, 1.0))),
+        nearer=np.minimum(ratio_i, ratio_j),
+        farther=np.maximum(ratio_i, ratio_j),
         reach=(ratio_i + ratio_j) / 2,
     )
 
@@ -280,7 +286,7 @@ def opposite_corners(first: IndexCandidate, second: IndexCandidate) -> bool:
     """Whether two indices read about 180° apart each lie where the other points to the far
     corner of its card (see DIAGONAL_SLACK)."""
     geometry = _pair_geometry([first, second])
-    return bool(geometry.turned[0, 1] and geometry.opposite[0, 1])
+    return bool(geometry.turned[0, 1] and geometry.opposite()[0, 1])
 
 
 def same_card(first: IndexCandidate, second: IndexCandidate, *, tight: bool = False) -> bool:
@@ -305,12 +311,13 @@ def _pairs(
     if len(marks) < 2:
         return []
     g = _pair_geometry(marks)
-    if unscaled is not None:  # sizes measured: held to them, or to the locator's own
-        opposite = _pair_geometry(marks, MEASURED_RATIO).opposite
-        g = replace(g, opposite=opposite | _pair_geometry(unscaled, MEASURED_RATIO).opposite)
+    if unscaled is None:
+        opposite = g.opposite()
+    else:  # sizes measured: held to them, or to the locator's own
+        opposite = g.opposite(MEASURED_RATIO) | _pair_geometry(unscaled).opposite(MEASURED_RATIO)
     _, code = np.unique(np.array(codes, dtype=str), return_inverse=True)
     same = code[:, None] == code[None, :]
-    fits = g.turned & np.where(same, (g.error <= PAIR_DISTANCE) | g.opposite, g.error <= PAIR_TIGHT)
+    fits = g.turned & np.where(same, (g.error <= PAIR_DISTANCE) | opposite, g.error <= PAIR_TIGHT)
     rows, cols = np.nonzero(np.triu(fits, 1))
     fit = g.skew / SKEW_UNIT + g.error / ERROR_UNIT + REACH * g.reach
     order = np.lexsort((fit[rows, cols], ~same[rows, cols]))
