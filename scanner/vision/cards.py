@@ -243,7 +243,10 @@ class _PairGeometry:
     skew: np.ndarray
     nearer: np.ndarray
     farther: np.ndarray
-    reach: np.ndarray
+
+    @property
+    def reach(self) -> np.ndarray:
+        return (self.nearer + self.farther) / 2
 
     def opposite(self, ratio: tuple[float, float] = DIAGONAL_RATIO) -> np.ndarray:
         """Whether each lies where the other points to its card's far corner: aligned, and
@@ -278,7 +281,6 @@ def _pair_geometry(marks: Sequence[IndexCandidate]) -> _PairGeometry:
         skew=np.degrees(np.arccos(np.clip(worse, -1.0, 1.0))),
         nearer=np.minimum(ratio_i, ratio_j),
         farther=np.maximum(ratio_i, ratio_j),
-        reach=(ratio_i + ratio_j) / 2,
     )
 
 
@@ -298,23 +300,20 @@ def same_card(first: IndexCandidate, second: IndexCandidate, *, tight: bool = Fa
 
 
 def _pairs(
-    marks: Sequence[IndexCandidate],
-    codes: Sequence[str],
-    unscaled: Sequence[IndexCandidate] | None = None,
+    g: _PairGeometry, codes: Sequence[str], as_read: _PairGeometry | None = None
 ) -> list[tuple[int, int]]:
-    """The pairs (i, j), i < j, that may be the two corners of one card (the tests of
-    ``same_card`` and ``opposite_corners``, on every pair at once), pairs of one code first,
-    then best first: the nearest against the distance each predicts to its card's centre, then
-    the squarest and the closest in predicted centres (see REACH). With ``unscaled`` (the marks
-    as the locator read them, ``marks`` being sized as measured), the diagonal test holds the
-    pair to MEASURED_RATIO."""
-    if len(marks) < 2:
+    """The pairs (i, j), i < j, of the marks whose geometry is ``g`` that may be the two
+    corners of one card (the tests of ``same_card`` and ``opposite_corners``, on every pair at
+    once), pairs of one code first, then best first: the nearest against the distance each
+    predicts to its card's centre, then the squarest and the closest in predicted centres (see
+    REACH). With ``as_read`` (the geometry of the marks as the locator read them, ``g`` that of
+    the marks sized as measured), the diagonal test holds the pair to MEASURED_RATIO."""
+    if len(codes) < 2:
         return []
-    g = _pair_geometry(marks)
-    if unscaled is None:
+    if as_read is None:
         opposite = g.opposite()
     else:  # sizes measured: held to them, or to the locator's own
-        opposite = g.opposite(MEASURED_RATIO) | _pair_geometry(unscaled).opposite(MEASURED_RATIO)
+        opposite = g.opposite(MEASURED_RATIO) | as_read.opposite(MEASURED_RATIO)
     _, code = np.unique(np.array(codes, dtype=str), return_inverse=True)
     same = code[:, None] == code[None, :]
     fits = g.turned & np.where(same, (g.error <= PAIR_DISTANCE) | opposite, g.error <= PAIR_TIGHT)
@@ -351,12 +350,12 @@ def merge_cards(
             unique.append(reading)
     marks_read = [r.index for r in unique]
     codes = [r.code for r in unique]
-    absorbed, pairs = _pair_up(marks_read, codes)
+    as_read = _pair_geometry(marks_read)
+    absorbed, pairs = _pair_up(marks_read, codes, as_read)
     scales = size_scales(marks_read, pairs)
     if len(pairs) >= SIZE_PAIRS:  # paired again with the sizes measured
-        unscaled = marks_read
         marks_read = [scaled(mark, scale) for mark, scale in zip(marks_read, scales, strict=True)]
-        absorbed, _ = _pair_up(marks_read, codes, unscaled)
+        absorbed, _ = _pair_up(marks_read, codes, _pair_geometry(marks_read), as_read)
     disputed = {
         kept
         for kept, gone in absorbed.items()
@@ -404,14 +403,16 @@ def _placed_by(
 def _pair_up(
     marks: Sequence[IndexCandidate],
     codes: Sequence[str],
-    unscaled: Sequence[IndexCandidate] | None = None,
+    geometry: _PairGeometry,
+    as_read: _PairGeometry | None = None,
 ) -> tuple[dict[int, int], list[tuple[IndexCandidate, IndexCandidate]]]:
-    """Each mark paired at most once, best pairs first (``_pairs``): the less confident mark
-    of each pair by the mark it joins (``marks`` run surest first), and the pairs."""
+    """Each mark paired at most once, best pairs first (``_pairs``, given the marks'
+    ``geometry`` and ``as_read``): the less confident mark of each pair by the mark it joins
+    (``marks`` run surest first), and the pairs."""
     absorbed: dict[int, int] = {}
     paired: set[int] = set()
     pairs = []
-    for first, second in _pairs(marks, codes, unscaled):
+    for first, second in _pairs(geometry, codes, as_read):
         if first in paired or second in paired:
             continue
         paired.update((first, second))
