@@ -61,7 +61,9 @@ def _common(rng: np.random.Generator) -> dict:
         border_inset=int(rng.integers(4, 8)),
         border_color=_pick(rng, ((60, 60, 70), (170, 30, 40), (40, 60, 120))),
         weight=float(rng.uniform(0.95, 1.15)),
-        x_scale=float(rng.uniform(0.8, 1.15)),
+        # down to 0.6: the commonest bridge-size decks print tall, narrow indices (a Queen's
+        # bowl half as wide as it is tall), narrower than any named design's
+        x_scale=float(rng.uniform(0.6, 1.15)),
         margin=(int(rng.integers(6, 12)), int(rng.integers(7, 14))),
         text_face=_pick(rng, ("DejaVu Sans", "DejaVu Serif", "Liberation Serif")),
     )
