@@ -20,6 +20,7 @@ from model.synth.faces import (
     render_nonplaying,
     style_by_name,
 )
+from model.synth.faces.glyphs import glyph_mask
 from model.synth.faces.styles import design_of
 from model.synth.faces.varied import HELD_OUT_FAMILIES, varied_table
 from model.synth.types import FACE_HEIGHT, CardStyle
@@ -164,13 +165,22 @@ def test_varied_designs_vary_what_the_named_ones_hold_together() -> None:
     assert {(s.typeface, design_of(s).layout) for s in standard} - named
 
 
-def test_varied_designs_squeeze_standard_indices_narrower_than_any_named_design() -> None:
-    # a bridge-size deck's Queen is half as wide as it is tall; the named designs never go
-    # below 0.88 of a typeface's width
-    named = [design_of(s).x_scale for s in ALL_STYLES if s not in VARIED_STYLES]
+def test_training_designs_print_indices_as_narrow_as_a_bridge_decks() -> None:
+    # a bridge-size deck's Queen is half as wide as it is tall; the named designs of the test
+    # split never go below 0.88 of a typeface's width
+    test_split = [design_of(s).x_scale for s in ALL_STYLES if s not in TRAINING_ONLY_STYLES]
     standard = [design_of(s).x_scale for s in VARIED_STYLES if s.deck == "standard"]
-    assert min(named) >= 0.85 and sum(x < 0.7 for x in standard) >= 3
+    assert min(test_split) >= 0.85 and sum(x < 0.7 for x in standard) >= 3
     assert min(standard) >= 0.6
+    bridge = [s for s in TRAINING_ONLY_STYLES if s.name.startswith("bridge-")]
+    assert "Vector Bridge" in {s.typeface for s in bridge}
+    assert min(design_of(s).x_scale for s in bridge) < 0.7
+    # its Queen: narrower than the serif's, its tail reaching further below the bowl
+    serif, narrow = (glyph_mask("Q", face, 60) for face in ("Vector Serif", "Vector Bridge"))
+    assert narrow.shape[1] < 0.8 * serif.shape[1] and narrow.shape[0] > serif.shape[0]
+    assert (glyph_mask("K", "Vector Bridge", 60) > 0).sum() < (
+        glyph_mask("K", "Vector Serif", 60) > 0
+    ).sum()
 
 
 def _index_crop(style: CardStyle, name: str) -> np.ndarray:
