@@ -222,8 +222,12 @@ _BRIDGE_GLYPHS = {
         ],
     ),
 }
-_TABLES = {"Vector Sans": _GLYPHS, "Vector Serif": _GLYPHS, "Vector Bridge": _BRIDGE_GLYPHS}
-_NIB = {"Vector Sans": 0.0, "Vector Serif": 1.0, "Vector Bridge": 0.65}
+# per typeface: its glyphs, and its broad nib's width as a share of the serif's (0: a round pen)
+_FACES = {
+    "Vector Sans": (_GLYPHS, 0.0),
+    "Vector Serif": (_GLYPHS, 1.0),
+    "Vector Bridge": (_BRIDGE_GLYPHS, 0.65),
+}
 
 
 def has_glyph(ch: str) -> bool:
@@ -252,7 +256,7 @@ def glyph_mask(
 
     Characters without a glyph become a plain bar, so nothing ever fails to render.
     """
-    table, cut = _TABLES[typeface], _NIB[typeface]
+    table, cut = _FACES[typeface]
     serif = cut > 0
     pen = (0.07 * cut if serif else 0.15) * weight * cap
     nib = 0.21 * cut * weight * cap * np.array([np.cos(np.deg2rad(-25)), np.sin(np.deg2rad(-25))])
