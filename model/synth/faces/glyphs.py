@@ -259,8 +259,8 @@ def glyph_mask(
     table, cut = _FACES[typeface]
     serif = cut > 0
     pen = (0.07 * cut if serif else 0.15) * weight * cap
-    nib = 0.21 * cut * weight * cap * np.array([np.cos(np.deg2rad(-25)), np.sin(np.deg2rad(-25))])
-    nib /= 2
+    slant = np.array([np.cos(np.deg2rad(-25)), np.sin(np.deg2rad(-25))])
+    nib = 0.21 * cut * weight * cap * slant / 2
     pad = int(pen + cap * 0.3) + 2
     tracking += (0.2 * cut if serif else 0.15) * weight  # the ink's own width
     adv = sum(table.get(c.upper(), (0.5, []))[0] + tracking for c in text)
