@@ -618,6 +618,34 @@ def test_decoding_the_training_targets_gives_back_the_labelled_indices():
     assert len(cards) == 2
 
 
+def test_a_partly_hidden_index_leaves_the_readable_one_on_top_of_it_taught():
+    """In a cascade a partly hidden index lies one fan step under the readable one on top of
+    it: the hidden one is neither right nor wrong to mark, but the readable one's peak and the
+    cells round it are still taught."""
+    targets = pytest.importorskip("model.recogniser.targets", reason="needs the training code")
+
+    def truth(x, y, visible):
+        return targets.IndexTruth(
+            centre=np.array([x, y]),
+            angle=0.0,
+            height=30.0,
+            width=14.0,
+            card_centre=np.array([x + 30.0, y + 50.0]),
+            card_size=(90.0, 130.0),
+            code="9R",
+            visible=visible,
+        )
+
+    readable, hidden = truth(102.0, 98.0, 1.0), truth(102.0, 112.0, 0.6)
+    heads, heat_weight, _ = targets.locator_targets([readable, hidden], 240, 200)
+    column, row = 102 // 4, 98 // 4
+    assert heads[0, row, column] == 1.0
+    assert (heat_weight[row - 1 : row + 2, column - 1 : column + 2] == 1.0).all()
+    assert heat_weight[112 // 4 + 1, column] == 0.0  # below it, the hidden index: untaught
+    alone, *_ = targets.locator_targets([hidden], 240, 200)
+    assert not alone[0].any()
+
+
 # -- a closer look ---------------------------------------------------------------------------------
 
 

@@ -103,6 +103,10 @@ def locator_targets(
                 heads[spec.OFFSET_X, y, x] = cx - x
                 heads[spec.OFFSET_Y, y, x] = cy - y
                 reg_weight[y, x] = 1.0 if (dx, dy) == (0, 0) else 0.5
+    # A partly hidden index lies one fan step from the readable one on top of it; its untaught
+    # disc reached that index's own peak for 1.6 % of the readable indices of 300 training
+    # scenes, so the locator was never taught to mark them where a cascade packs them closest.
+    heat_weight[reg_weight > 0] = 1.0
     return heads, heat_weight, reg_weight
 
 
