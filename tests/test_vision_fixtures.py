@@ -77,7 +77,9 @@ def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
     refined = Recogniser.load(look_closer=False, rescale=False).read(frame, melds=False).cards
     gained = Counter(card.code for card in refined) - Counter(card.code for card in plain)
     assert gained == Counter({"7B": 1})
-    (new,) = [card for card in refined if card.index_box not in {c.index_box for c in plain}]
+    # the refiner may also move another unsure mark (the 8R the frame's edge cuts)
+    moved = [card for card in refined if card.index_box not in {c.index_box for c in plain}]
+    (new,) = [card for card in moved if card.code == "7B"]
     x0, y0, x1, y1 = new.index_box
     assert abs((x0 + x1) / 2 - 96) < 6 and abs((y0 + y1) / 2 - 95) < 6
     assert not new.check
