@@ -58,6 +58,11 @@ def test_scan_cli_reads_a_fixture(cli):
     assert sorted(card["code"] for card in line["cards"]) == EXPECTED[name]
 
 
+def _lies_near(card, place, reach=6):
+    x0, y0, x1, y1 = card.index_box
+    return abs((x0 + x1) / 2 - place[0]) < reach and abs((y0 + y1) / 2 - place[1]) < reach
+
+
 def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
     """A crop of a busy validation scene (``handfoot synth --count 100 --seed 7777 --split
     test``, scene 86, 320×240 px from (1290, 103)): a 5B in a fan, called "not an index" unless
@@ -72,8 +77,7 @@ def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
     assert gained == Counter({"5B": 1})
     assert {card.index_box for card in plain} < {card.index_box for card in closer}
     (new,) = [card for card in closer if card.index_box not in {c.index_box for c in plain}]
-    x0, y0, x1, y1 = new.index_box
-    assert abs((x0 + x1) / 2 - 96) < 6 and abs((y0 + y1) / 2 - 97) < 6
+    assert _lies_near(new, (96, 97))
     assert new.confidence > 0.9 and not new.check
     refined = Recogniser.load(look_closer=False, rescale=False).read(frame, melds=False).cards
     gained = Counter(card.code for card in refined) - Counter(card.code for card in plain)
@@ -81,16 +85,14 @@ def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
     # the refiner may also move another unsure mark
     moved = [card for card in refined if card.index_box not in {c.index_box for c in plain}]
     (new,) = [card for card in moved if card.code == "5B"]
-    x0, y0, x1, y1 = new.index_box
-    assert abs((x0 + x1) / 2 - 96) < 6 and abs((y0 + y1) / 2 - 97) < 6
+    assert _lies_near(new, (96, 97))
     assert not new.check
     # read with its fan, it is read where the fan's step puts it, weighed with the fan
     in_fan = bare.read(frame).cards
     gained = Counter(card.code for card in in_fan) - Counter(card.code for card in plain)
     assert gained == Counter({"5B": 1})
     (new,) = [card for card in in_fan if card.index_box not in {c.index_box for c in plain}]
-    x0, y0, x1, y1 = new.index_box
-    assert abs((x0 + x1) / 2 - 96) < 6 and abs((y0 + y1) / 2 - 97) < 6
+    assert _lies_near(new, (96, 97))
     assert new.confidence > 0.9 and not new.check
 
 

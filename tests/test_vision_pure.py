@@ -638,10 +638,12 @@ def test_a_partly_hidden_index_leaves_the_readable_one_on_top_of_it_taught():
 
     readable, hidden = truth(102.0, 98.0, 1.0), truth(102.0, 112.0, 0.6)
     heads, heat_weight, _ = targets.locator_targets([readable, hidden], 240, 200)
-    column, row = 102 // 4, 98 // 4
+    stride = targets.spec.STRIDE
+    column, row = int(102 // stride), int(98 // stride)
     assert heads[targets.spec.HEAT, row, column] == 1.0
     assert (heat_weight[row - 1 : row + 2, column - 1 : column + 2] == 1.0).all()
-    assert heat_weight[112 // 4 + 1, column] == 0.0  # below it, the hidden index: untaught
+    below = int(112 // stride) + 1  # under the hidden index, clear of the readable one's cells
+    assert heat_weight[below, column] == 0.0
     alone, *_ = targets.locator_targets([hidden], 240, 200)
     assert not alone[targets.spec.HEAT].any()
 
