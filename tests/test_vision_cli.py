@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from model.recogniser import spec
+from scanner.vision.evaluate import FATES
 from scanner.vision.images import write_image
 from scanner.vision.recogniser import CLASSIFIER_FILE, LOCATOR_FILE, default_model_dir
 
@@ -305,6 +306,10 @@ def test_eval_lists_every_error_a_line_each(cli, stand_ins, tmp_path):
         assert line["scene"] in names and len(line["at"]) == 2
         assert (line["truth"] is None) == (line["kind"] == "phantom")
         assert (line["read"] is None) == (line["kind"] == "missed")
+        assert ("fate" in line) == (line["kind"] == "missed")
+        assert line.get("fate", FATES[0]) in FATES
+    (unmarked,) = [line for line in lines if line["scene"] == "scene_000099.png" and line["truth"]]
+    assert unmarked["fate"] == "no reading"
 
     shown = cli("eval", scenes, "--models", stand_ins, "--errors", listing)
     assert f"every error, a line each: {listing}" in shown.out

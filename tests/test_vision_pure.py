@@ -20,8 +20,10 @@ from scanner.vision.contract import Contract
 from scanner.vision.decode import IndexCandidate, angle_gap, decode_heads
 from scanner.vision.errors import RecogniserError
 from scanner.vision.evaluate import (
+    FATES,
     draw_confusion,
     error_lines,
+    miss_fate,
     report,
     score_scene,
     summarise,
@@ -573,6 +575,34 @@ def test_a_read_just_beside_a_small_index_finds_its_card():
     # A read inside a quad keeps its card, even from a surer read beside it.
     inside_first = score_scene(labels, [read_at("5B", 4.5, 4, 0.99), read_at("5B", 2, 4, 0.5)])
     assert inside_first.doubles == ("5B",) and inside_first.missed == ("5B",)
+
+
+def index_read_at(code, x, y, confidence=0.9):
+    """An index read as ``code`` at (x, y), before the corners were paired."""
+    return IndexReading(
+        IndexCandidate(x, y, 0.8, 0.0, 8, 6, x + 20, y + 30, 50, 70), code, confidence
+    )
+
+
+def test_a_card_missed_says_what_became_of_it():
+    card = label_card("7B", 0, visible=(True, False))  # its visible index: the square at (0, 0)
+    assert miss_fate(card, []) == "no reading"
+    assert miss_fate(card, [index_read_at("7B", 5, 105)]) == "no reading"  # its hidden corner
+    assert miss_fate(card, [index_read_at("7B", 40, 5)]) == "no reading"  # beside it, too far
+    assert miss_fate(card, [index_read_at("none", 5, 5)]) == "read as not an index"
+    assert miss_fate(card, [index_read_at("none", 5, 5), index_read_at("1", 5, 6)]) == (
+        "read as another code"
+    )
+    read_right = [index_read_at("1", 5, 6), index_read_at("7B", 12, 5)]  # 2 px off its quad
+    assert miss_fate(card, read_right) == "lost in pairing"
+    assert set(FATES) == {"lost in pairing", "read as another code", "read as not an index",
+                          "no reading"}  # fmt: skip
+
+    labels = {"image": "s.jpg", "deck": "standard", "styles": [], "cards": [card]}
+    (missed,) = score_scene(labels, [], indices=read_right).errors
+    assert missed["kind"] == "missed" and missed["fate"] == "lost in pairing"
+    (unsaid,) = score_scene(labels, []).errors  # no indices given: no fate to say
+    assert "fate" not in unsaid
 
 
 def test_annotations_mark_unsure_cards_in_orange():

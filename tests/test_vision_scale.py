@@ -8,11 +8,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scanner.vision.cards import CardReading
+from scanner.vision.cards import CardReading, IndexReading, merge_cards
 from scanner.vision.contract import Contract
+from scanner.vision.decode import IndexCandidate
 from scanner.vision.errors import RecogniserError
 from scanner.vision.recogniser import INT8_FILES, default_model_dir
-from scanner.vision.scale import MIN_CARDS, scaled_back, scaled_frame, working_scale
+from scanner.vision.scale import (
+    MIN_CARDS,
+    indices_scaled_back,
+    scaled_back,
+    scaled_frame,
+    working_scale,
+)
 
 C = Contract.from_spec()
 FRAME = (1280, 960)
@@ -65,6 +72,17 @@ def test_what_is_read_in_a_scaled_frame_lies_back_where_it_is_in_the_frame(facto
     x0, y0, x1, y1 = back.index_box
     assert ((x0 + x1) / 2, (y0 + y1) / 2) == pytest.approx((102.0, 43.0), abs=0.1)
     assert x1 - x0 == pytest.approx(6 / factor) and back.code == "KR"
+
+
+@pytest.mark.parametrize("factor", [1.0, 1.37])
+def test_indices_read_in_a_scaled_frame_lie_back_where_their_cards_do(factor):
+    index = IndexCandidate(140.0, 60.0, 0.9, 30.0, 12.0, 8.0, 170.0, 100.0, 60.0, 84.0)
+    (reading,) = indices_scaled_back([IndexReading(index, "QB", 0.95)], factor)
+    (card,) = scaled_back(merge_cards([IndexReading(index, "QB", 0.95)], not_an_index="none",
+                                      min_confidence=0.5), factor)  # fmt: skip
+    assert reading.index.index_box() == pytest.approx(card.index_box)
+    assert np.array(reading.index.card_polygon()) == pytest.approx(np.array(card.polygon))
+    assert reading.code == "QB" and reading.index.angle == 30.0
 
 
 def test_cards_of_a_frame_read_as_it_came_are_given_back_unchanged():

@@ -99,7 +99,8 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         metavar="FILE.jsonl",
         help="cards mode: write every card missed, read as another code, read twice or read "
         "where no card is, one JSON line each (scene, kind, codes, confidence, check, index "
-        "size, where in the frame)",
+        "size, where in the frame; for a card missed, its fate: lost in pairing, read as "
+        "another code, read as not an index, or no reading)",
     )
     evaluate.add_argument(
         "--no-melds",
@@ -320,7 +321,7 @@ def run_eval(args: argparse.Namespace) -> int:
     recogniser = load_recogniser(args)
     try:
         scores = evaluate_folder(
-            args.folder, lambda frame: recogniser.read(frame, melds=args.melds).cards, args.limit
+            args.folder, lambda frame: recogniser.read(frame, melds=args.melds), args.limit
         )
         write_image(confusion, draw_confusion(scores))
     except ImageError as error:

@@ -5,7 +5,8 @@ card lands on the labelled card one of whose index quads holds the centre of its
 (any visibility); a read inside no quad lands, after all those that did, on the card whose
 index quad lies nearest, if within half that index's width (``NEAR``) of its edge. The first
 read on a countable card finds it; another read on it is a double count; a read on a card with
-no visible index is ignored; a read on no card is a phantom.
+no visible index is ignored; a read on no card is a phantom. Given the indices read before the
+corners were paired, each card missed also says what became of it (``miss_fate``).
 """
 
 from __future__ import annotations
@@ -16,14 +17,18 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from model.recogniser.spec import CLASSES, NOT_AN_INDEX, deck_of
-from scanner.vision.cards import CardReading
+from scanner.vision.cards import CardReading, IndexReading
 from scanner.vision.grouping import index_centre
 from scanner.vision.images import read_image
+
+if TYPE_CHECKING:
+    from scanner.vision.recogniser import Reading
 
 MISSED = "missed"  # the confusion matrix's column for cards nobody read
 PHANTOM = "phantom"  # … and its row for reads where no card is (or a card read twice)
@@ -112,10 +117,42 @@ def _near(cards: list[dict], x: float, y: float) -> int | None:
     for position, card in enumerate(cards):
         for index in card["indices"]:
             quad = np.asarray(index["quad"], np.float32)
-            gap = -cv2.pointPolygonTest(quad, (x, y), True)
+            gap = _outside(quad, x, y)
             if gap <= NEAR * _short_side(quad) and (best_gap is None or gap < best_gap):
                 best, best_gap = position, gap
     return best
+
+
+def _outside(quad: np.ndarray, x: float, y: float) -> float:
+    """How far (x, y) lies outside ``quad``, in pixels (negative inside)."""
+    return -cv2.pointPolygonTest(quad, (float(x), float(y)), True)
+
+
+# What became of a card missed, from the indices read on its visible indices before the
+# corners were paired (a read lands on one as a card's read does, within NEAR of its quad); the
+# first of FATES that happened to it is its fate.
+LOST_IN_PAIRING = "lost in pairing"  # its code read there; the card went with another's corner
+READ_AS_ANOTHER_CODE = "read as another code"  # and that reading lost as well
+READ_AS_NOT_AN_INDEX = "read as not an index"
+NO_READING = "no reading"  # never marked, or marked faintly, or set aside by the verifier
+FATES = (LOST_IN_PAIRING, READ_AS_ANOTHER_CODE, READ_AS_NOT_AN_INDEX, NO_READING)
+
+
+def miss_fate(card: dict, indices: Iterable[IndexReading]) -> str:
+    """What became of a labelled card nobody read (one of FATES), given every index read in its
+    frame before the corners were paired (``Reading.indices``)."""
+    quads = [np.asarray(index["quad"], np.float32) for index in card["indices"] if index["visible"]]
+    happened = {NO_READING}
+    for reading in indices:
+        x, y = reading.index.x, reading.index.y
+        if any(_outside(quad, x, y) <= NEAR * _short_side(quad) for quad in quads):
+            if reading.code == card["code"]:
+                happened.add(LOST_IN_PAIRING)
+            elif reading.code == NOT_AN_INDEX:
+                happened.add(READ_AS_NOT_AN_INDEX)
+            else:
+                happened.add(READ_AS_ANOTHER_CODE)
+    return next(fate for fate in FATES if fate in happened)
 
 
 def _error(kind: str, truth: dict | None, card: CardReading | None, at: Sequence[float]) -> dict:
@@ -134,9 +171,14 @@ def _error(kind: str, truth: dict | None, card: CardReading | None, at: Sequence
 
 
 def score_scene(
-    labels: dict, cards: Iterable[CardReading], held_out: frozenset[str] = frozenset()
+    labels: dict,
+    cards: Iterable[CardReading],
+    held_out: frozenset[str] = frozenset(),
+    indices: Sequence[IndexReading] | None = None,
 ) -> SceneScore:
-    """Set the cards read in one scene against its labels (a ``handfoot-scene/1`` object)."""
+    """Set the cards read in one scene against its labels (a ``handfoot-scene/1`` object).
+    With ``indices`` (read before the corners were paired), each card missed in ``errors``
+    says what became of it (``fate``, see ``miss_fate``)."""
     truth = labels["cards"]
     countable = [any(index["visible"] for index in card["indices"]) for card in truth]
     found: dict[int, Found] = {}
@@ -166,9 +208,11 @@ def score_scene(
                 errors.append(_error("wrong code", truth[position], card, centre))
     missing = [n for n, card in enumerate(truth) if countable[n] and n not in found]
     missed = [truth[n]["code"] for n in missing]
-    errors += [
-        _error("missed", truth[n], None, _largest_index(truth[n]).mean(axis=0)) for n in missing
-    ]
+    for n in missing:
+        error = _error("missed", truth[n], None, _largest_index(truth[n]).mean(axis=0))
+        if indices is not None:
+            error["fate"] = miss_fate(truth[n], indices)
+        errors.append(error)
     return SceneScore(
         name=str(labels.get("image") or labels.get("index", "")),
         deck=labels["deck"],
@@ -269,15 +313,17 @@ def scene_files(folder: Path, limit: int | None = None) -> list[Path]:
 
 
 def evaluate_folder(
-    folder: Path, read: Callable[[np.ndarray], Sequence[CardReading]], limit: int | None = None
+    folder: Path, read: Callable[[np.ndarray], Reading], limit: int | None = None
 ) -> list[SceneScore]:
-    """Read every scene in ``folder`` with ``read`` (frame → cards) and score it."""
+    """Read every scene in ``folder`` with ``read`` (frame → the recogniser's Reading) and
+    score it."""
     held_out = held_out_styles()
     scores = []
     for path in scene_files(folder, limit):
         labels = json.loads(path.read_text(encoding="utf-8"))
         image = path.parent / labels.get("image", path.with_suffix(".jpg").name)
-        scores.append(score_scene(labels, read(read_image(image)), held_out))
+        reading = read(read_image(image))
+        scores.append(score_scene(labels, reading.cards, held_out, reading.indices))
     return scores
 
 

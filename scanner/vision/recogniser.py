@@ -29,7 +29,7 @@ from scanner.vision.preprocess import (
     normalise,
 )
 from scanner.vision.refine import refine_crops, refined_place
-from scanner.vision.scale import scaled_back, scaled_frame, working_scale
+from scanner.vision.scale import indices_scaled_back, scaled_back, scaled_frame, working_scale
 from scanner.vision.strips import heads_in_strips
 from scanner.vision.turns import TURN_CHOICES, mean_heads
 from scanner.vision.verifier import settle_lone_doubts
@@ -82,13 +82,16 @@ WARM_UP_SIZE = (1280, 960)
 class Reading:
     """What one frame showed: the physical cards, milliseconds spent per stage (``locate``,
     ``decode``, ``classify``, ``verify``, ``total``), the deck the cards were read as (None
-    when nothing was read surely and no deck was expected), and the factor the frame was
-    scaled by to be read (``scale.py``; the cards are in the frame's own pixels)."""
+    when nothing was read surely and no deck was expected), the factor the frame was scaled by
+    to be read (``scale.py``; the cards are in the frame's own pixels), and every index read
+    before the corners were paired into cards, "not an index" included (``handfoot eval``
+    says from them what became of a card missed)."""
 
     cards: tuple[CardReading, ...]
     timing_ms: dict[str, float]
     deck: str | None = None
     scale: float = 1.0
+    indices: tuple[IndexReading, ...] = ()
 
     def as_json(self) -> dict:
         return {
@@ -385,6 +388,7 @@ class Recogniser:
             cards, melds_read = self._read_with_melds(readings, cards, deck)
             cards = self._fill_gaps(frame, readings, cards, melds_read, deck)
         cards = scaled_back(cards, factor)
+        indices = indices_scaled_back(readings, factor)
         done = time.perf_counter()
         timing = {
             "locate": locate_s * 1000,
@@ -400,7 +404,7 @@ class Recogniser:
             timing["total"],
             factor,
         )
-        return Reading(cards, timing, deck, factor)
+        return Reading(cards, timing, deck, factor, indices)
 
     def _read_with_melds(
         self, readings: list[IndexReading], cards: tuple[CardReading, ...], deck: str | None

@@ -18,7 +18,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from scanner.vision.cards import CardReading
+from scanner.vision.cards import CardReading, IndexReading
 from scanner.vision.contract import Contract
 
 # a frame with fewer cards read is read as it comes: a photo of a few cards is no wide table,
@@ -65,4 +65,29 @@ def scaled_back(cards: Sequence[CardReading], factor: float) -> tuple[CardReadin
             polygon=tuple((_back(x, factor), _back(y, factor)) for x, y in card.polygon),
         )
         for card in cards
+    )
+
+
+def indices_scaled_back(
+    readings: Sequence[IndexReading], factor: float
+) -> tuple[IndexReading, ...]:
+    """Indices read in a frame scaled by ``factor``, in the unscaled frame's pixels."""
+    if factor == 1.0:
+        return tuple(readings)
+    return tuple(
+        replace(
+            reading,
+            index=replace(
+                reading.index,
+                x=_back(reading.index.x, factor),
+                y=_back(reading.index.y, factor),
+                index_w=reading.index.index_w / factor,
+                index_h=reading.index.index_h / factor,
+                card_x=_back(reading.index.card_x, factor),
+                card_y=_back(reading.index.card_y, factor),
+                card_w=reading.index.card_w / factor,
+                card_h=reading.index.card_h / factor,
+            ),
+        )
+        for reading in readings
     )
