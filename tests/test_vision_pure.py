@@ -585,23 +585,30 @@ def index_read_at(code, x, y, confidence=0.9):
 
 
 def test_a_card_missed_says_what_became_of_it():
-    card = label_card("7B", 0, visible=(True, False))  # its visible index: the square at (0, 0)
-    assert miss_fate(card, []) == "no reading"
-    assert miss_fate(card, [index_read_at("7B", 5, 105)]) == "no reading"  # its hidden corner
-    assert miss_fate(card, [index_read_at("7B", 40, 5)]) == "no reading"  # beside it, too far
-    assert miss_fate(card, [index_read_at("none", 5, 5)]) == "read as not an index"
-    assert miss_fate(card, [index_read_at("none", 5, 5), index_read_at("1", 5, 6)]) == (
-        "read as another code"
-    )
-    read_right = [index_read_at("1", 5, 6), index_read_at("7B", 12, 5)]  # 2 px off its quad
-    assert miss_fate(card, read_right) == "lost in pairing"
+    assert miss_fate("7B", []) == "no reading"
+    assert miss_fate("7B", ["none"]) == "read as not an index"
+    assert miss_fate("7B", ["none", "1"]) == "read as another code"
+    assert miss_fate("7B", ["1", "7B", "none"]) == "lost in pairing"
     assert set(FATES) == {"lost in pairing", "read as another code", "read as not an index",
                           "no reading"}  # fmt: skip
 
-    labels = {"image": "s.jpg", "deck": "standard", "styles": [], "cards": [card]}
-    (missed,) = score_scene(labels, [], indices=read_right).errors
-    assert missed["kind"] == "missed" and missed["fate"] == "lost in pairing"
-    (unsaid,) = score_scene(labels, []).errors  # no indices given: no fate to say
+    # a fan: the missed card's visible index the square at (0, 0), the next card's at (14, 0)
+    cards = [label_card("7B", 0), label_card("7B", 14)]
+    labels = {"image": "s.jpg", "deck": "standard", "styles": [], "cards": cards}
+    neighbour_found = [read_at("7B", 19, 5)]
+
+    def fate(*indices):
+        (missed,) = score_scene(labels, neighbour_found, indices=indices).errors
+        assert missed["kind"] == "missed" and missed["truth"] == "7B"
+        return missed["fate"]
+
+    assert fate() == "no reading"
+    assert fate(index_read_at("7B", 19, 5)) == "no reading"  # the neighbour's own index
+    assert fate(index_read_at("7B", 12.5, 5)) == "no reading"  # nearer the neighbour
+    assert fate(index_read_at("7B", 11, 5), index_read_at("none", 19, 5)) == "lost in pairing"
+    assert fate(index_read_at("7B", 5, 105)) == "lost in pairing"  # on its hidden corner
+    assert fate(index_read_at("1", 5, 5), index_read_at("none", 6, 5)) == "read as another code"
+    (unsaid,) = score_scene(labels, neighbour_found).errors  # no indices given: no fate said
     assert "fate" not in unsaid
 
 

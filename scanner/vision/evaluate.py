@@ -117,20 +117,15 @@ def _near(cards: list[dict], x: float, y: float) -> int | None:
     for position, card in enumerate(cards):
         for index in card["indices"]:
             quad = np.asarray(index["quad"], np.float32)
-            gap = _outside(quad, x, y)
+            gap = -cv2.pointPolygonTest(quad, (x, y), True)
             if gap <= NEAR * _short_side(quad) and (best_gap is None or gap < best_gap):
                 best, best_gap = position, gap
     return best
 
 
-def _outside(quad: np.ndarray, x: float, y: float) -> float:
-    """How far (x, y) lies outside ``quad``, in pixels (negative inside)."""
-    return -cv2.pointPolygonTest(quad, (float(x), float(y)), True)
-
-
-# What became of a card missed, from the indices read on its visible indices before the
-# corners were paired (a read lands on one as a card's read does, within NEAR of its quad); the
-# first of FATES that happened to it is its fate.
+# What became of a card missed, from the indices read before the corners were paired that land
+# on it (as a card read there would: ``_landing``, then ``_near``); the first of FATES that
+# happened to it is its fate.
 LOST_IN_PAIRING = "lost in pairing"  # its code read there; the card went with another's corner
 READ_AS_ANOTHER_CODE = "read as another code"  # and that reading lost as well
 READ_AS_NOT_AN_INDEX = "read as not an index"
@@ -138,21 +133,31 @@ NO_READING = "no reading"  # never marked, or marked faintly, or set aside by th
 FATES = (LOST_IN_PAIRING, READ_AS_ANOTHER_CODE, READ_AS_NOT_AN_INDEX, NO_READING)
 
 
-def miss_fate(card: dict, indices: Iterable[IndexReading]) -> str:
-    """What became of a labelled card nobody read (one of FATES), given every index read in its
-    frame before the corners were paired (``Reading.indices``)."""
-    quads = [np.asarray(index["quad"], np.float32) for index in card["indices"] if index["visible"]]
+def miss_fate(code: str, codes_read: Iterable[str]) -> str:
+    """What became of a labelled card of ``code`` nobody read (one of FATES), given the codes
+    of the indices read on it before the corners were paired."""
     happened = {NO_READING}
-    for reading in indices:
-        x, y = reading.index.x, reading.index.y
-        if any(_outside(quad, x, y) <= NEAR * _short_side(quad) for quad in quads):
-            if reading.code == card["code"]:
-                happened.add(LOST_IN_PAIRING)
-            elif reading.code == NOT_AN_INDEX:
-                happened.add(READ_AS_NOT_AN_INDEX)
-            else:
-                happened.add(READ_AS_ANOTHER_CODE)
+    for read in codes_read:
+        if read == code:
+            happened.add(LOST_IN_PAIRING)
+        elif read == NOT_AN_INDEX:
+            happened.add(READ_AS_NOT_AN_INDEX)
+        else:
+            happened.add(READ_AS_ANOTHER_CODE)
     return next(fate for fate in FATES if fate in happened)
+
+
+def _codes_landed(truth: list[dict], indices: Iterable[IndexReading]) -> dict[int, list[str]]:
+    """For each labelled card, the codes of the indices read that land on it."""
+    landed: dict[int, list[str]] = {}
+    for reading in indices:
+        x, y = float(reading.index.x), float(reading.index.y)
+        position = _landing(truth, x, y)
+        if position is None:
+            position = _near(truth, x, y)
+        if position is not None:
+            landed.setdefault(position, []).append(reading.code)
+    return landed
 
 
 def _error(kind: str, truth: dict | None, card: CardReading | None, at: Sequence[float]) -> dict:
@@ -208,10 +213,11 @@ def score_scene(
                 errors.append(_error("wrong code", truth[position], card, centre))
     missing = [n for n, card in enumerate(truth) if countable[n] and n not in found]
     missed = [truth[n]["code"] for n in missing]
+    landed = _codes_landed(truth, indices) if indices is not None else None
     for n in missing:
         error = _error("missed", truth[n], None, _largest_index(truth[n]).mean(axis=0))
-        if indices is not None:
-            error["fate"] = miss_fate(truth[n], indices)
+        if landed is not None:
+            error["fate"] = miss_fate(truth[n]["code"], landed.get(n, ()))
         errors.append(error)
     return SceneScore(
         name=str(labels.get("image") or labels.get("index", "")),
