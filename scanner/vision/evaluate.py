@@ -126,7 +126,9 @@ def _near(cards: list[dict], x: float, y: float) -> int | None:
 # What became of a card missed, from the indices read before the corners were paired that land
 # on it (as a card read there would: ``_landing``, then ``_near``); the first of FATES that
 # happened to it is its fate.
-LOST_IN_PAIRING = "lost in pairing"  # its code read there; the card went with another's corner
+# its code read there, and lost as readings became cards: paired with another card's corner, or
+# taken for a second mark of another index of its code (``cards.merge_cards``)
+LOST_IN_PAIRING = "lost in pairing"
 READ_AS_ANOTHER_CODE = "read as another code"  # and that reading lost as well
 READ_AS_NOT_AN_INDEX = "read as not an index"
 NO_READING = "no reading"  # never marked, or marked faintly, or set aside by the verifier
