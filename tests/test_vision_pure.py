@@ -11,6 +11,7 @@ from scanner.vision.annotate import CHECK_COLOUR, annotate
 from scanner.vision.cards import (
     CardReading,
     IndexReading,
+    joint_reading,
     merge_cards,
     opposite_corners,
     same_card,
@@ -213,6 +214,52 @@ def test_the_two_indices_of_one_card_make_one_card():
     (card,) = merged([reading(top, confidence=0.9), reading(bottom, confidence=0.97)])
     assert card.code == "KR" and card.confidence == 0.97
     assert card.angle == pytest.approx(210) and card.index_box == bottom.index_box()
+
+
+CLASSES = ("1", "2", "8", "10", "KR", "QR", "none")
+
+
+def read_as(candidate, **shares):
+    """``candidate`` read with these class probabilities (the rest on "none"), its code the
+    likeliest."""
+    row = np.array([shares.get(code, 0.0) for code in CLASSES])
+    row[-1] = 1.0 - row.sum()
+    best = int(np.argmax(row))
+    return IndexReading(candidate, CLASSES[best], float(row[best]), probabilities=row)
+
+
+def test_two_corners_read_as_two_codes_their_readings_agree_on_are_one_card():
+    # a small special card's far corner read unsurely as a 2 that is its 1
+    top = index_of((300, 200), 30, "top-left")
+    far = index_of((332, 188), 30, "bottom-right")  # looser than PAIR_TIGHT
+    first, second = read_as(top, **{"1": 0.87, "2": 0.05}), read_as(far, **{"2": 0.4, "1": 0.3})
+    code, sure, together = joint_reading(first, second, CLASSES)
+    assert code == "1" and sure == pytest.approx(0.87)  # no surer than the surer corner
+    assert together.sum() == pytest.approx(1.0) and CLASSES[int(np.argmax(together))] == "1"
+    (card,) = merge_cards([first, second], not_an_index="none", min_confidence=0.5, classes=CLASSES)
+    assert (card.code, card.corners) == ("1", 2)
+    # without the classes the readings are two cards, as they were
+    assert len(merged([first, second])) == 2
+    # the less sure corner's code wins where the two together say so
+    first = read_as(top, **{"2": 0.55, "1": 0.4})
+    second = read_as(far, **{"1": 0.45, "8": 0.4, "2": 0.02})
+    (card,) = merge_cards([first, second], not_an_index="none", min_confidence=0.5, classes=CLASSES)
+    assert card.code == "1" and card.confidence == pytest.approx(0.45) and card.check
+
+
+def test_two_corners_read_surely_as_two_codes_stay_two_cards():
+    top = index_of((300, 200), 30, "top-left")
+    far = index_of((332, 188), 30, "bottom-right")
+    first, second = read_as(top, KR=0.97, QR=0.02), read_as(far, QR=0.94, KR=0.05)
+    assert joint_reading(first, second, CLASSES) is None  # 0.97 × 0.05 is too little
+    cards = merge_cards([first, second], not_an_index="none", min_confidence=0.5, classes=CLASSES)
+    assert sorted(card.code for card in cards) == ["KR", "QR"]
+    # a third code the two agree on more than on either of theirs is no reading of either
+    first, second = read_as(top, **{"8": 0.5, "10": 0.45}), read_as(far, **{"1": 0.5, "10": 0.45})
+    assert joint_reading(first, second, CLASSES) is None
+    # readings without probabilities (a gap's, a closer look's) pair only by their codes
+    bare = [reading(top, "8", 0.9), reading(far, "10", 0.6)]
+    assert len(merge_cards(bare, not_an_index="none", min_confidence=0.5, classes=CLASSES)) == 2
 
 
 def test_two_cards_stay_two():

@@ -8,7 +8,7 @@ locator may mark one index twice; both cases are resolved here.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -112,6 +112,12 @@ ALONG_REACH = 1.5
 # set aside as a stray. On the 480 one-side validation tables it changed nothing (from 0.5 up);
 # on the 80 test tables, seen there first, one silent error became a check.
 DISPUTE_SURE = 0.9
+# Two corners read as two codes, placed as one card's corners are (within PAIR_DISTANCE, or each
+# where the other points), are one card where their readings agree: the product of their class
+# probabilities names one of the two codes at least JOINT_SURE sure. The far corner of a small
+# card is often read unsurely as a rank of like shape (a 2 for a 1, a 10 for an 8), and the card
+# was counted twice.
+JOINT_SURE = 0.05
 
 
 @dataclass(frozen=True)
@@ -299,8 +305,30 @@ def same_card(first: IndexCandidate, second: IndexCandidate, *, tight: bool = Fa
     return bool(geometry.turned[0, 1] and geometry.error[0, 1] <= limit)
 
 
+def joint_reading(
+    first: IndexReading, second: IndexReading, classes: Sequence[str]
+) -> tuple[str, float, np.ndarray] | None:
+    """The code two readings of one card agree on, how sure, and the class probabilities read
+    together (the product of theirs, normalised): None unless that code is one of the two read
+    and at least JOINT_SURE sure (see JOINT_SURE)."""
+    if first.probabilities is None or second.probabilities is None:
+        return None
+    product = first.probabilities * second.probabilities
+    best = int(np.argmax(product))
+    code = classes[best]
+    if code not in (first.code, second.code) or product[best] < JOINT_SURE:
+        return None
+    # no surer than the surer corner read it: two corners of one card, printed alike and
+    # blurred alike, do not fail independently
+    sure = max(float(first.probabilities[best]), float(second.probabilities[best]))
+    return code, sure, product / float(product.sum())
+
+
 def _pairs(
-    g: _PairGeometry, codes: Sequence[str], as_read: _PairGeometry | None = None
+    g: _PairGeometry,
+    codes: Sequence[str],
+    as_read: _PairGeometry | None = None,
+    agree: Callable[[int, int], bool] | None = None,
 ) -> list[tuple[int, int]]:
     """The pairs (i, j), i < j, of the marks whose geometry is ``g`` that may be the two
     corners of one card (the tests of ``same_card`` and ``opposite_corners``, on every pair at
@@ -316,6 +344,11 @@ def _pairs(
         opposite = g.opposite(MEASURED_RATIO) | as_read.opposite(MEASURED_RATIO)
     _, code = np.unique(np.array(codes, dtype=str), return_inverse=True)
     same = code[:, None] == code[None, :]
+    if agree is not None:  # two codes whose readings agree pair as one code does
+        loose = g.turned & ((g.error <= PAIR_DISTANCE) | opposite) & ~same
+        for i, j in zip(*np.nonzero(np.triu(loose, 1)), strict=True):
+            if agree(int(i), int(j)):
+                same[i, j] = same[j, i] = True
     fits = g.turned & np.where(same, (g.error <= PAIR_DISTANCE) | opposite, g.error <= PAIR_TIGHT)
     rows, cols = np.nonzero(np.triu(fits, 1))
     fit = g.skew / SKEW_UNIT + g.error / ERROR_UNIT + REACH * g.reach
@@ -324,7 +357,11 @@ def _pairs(
 
 
 def merge_cards(
-    readings: Sequence[IndexReading], *, not_an_index: str, min_confidence: float
+    readings: Sequence[IndexReading],
+    *,
+    not_an_index: str,
+    min_confidence: float,
+    classes: Sequence[str] | None = None,
 ) -> tuple[CardReading, ...]:
     """Physical cards from classified indices, most confident first. Indices read as
     ``not_an_index`` are dropped; twice-marked indices count once; two readings that are the
@@ -340,7 +377,9 @@ def merge_cards(
     frame's cards read at both corners measure (see SIZE_PAIRS), and paired again held to that
     size (see MEASURED_RATIO). A card whose other corner
     was read as another code at least DISPUTE_SURE sure is ``disputed`` and asks for a
-    check."""
+    check. Given ``classes`` (the classifier's, in the order of the readings' probabilities),
+    two corners read as two codes that their readings together agree on (``joint_reading``)
+    pair as one code's do, and the card takes the code they agree on."""
     ordered = sorted((r for r in readings if r.code != not_an_index), key=lambda r: -r.confidence)
     unique: list[IndexReading] = []
     marks = _Marks(len(ordered))
@@ -350,12 +389,21 @@ def merge_cards(
             unique.append(reading)
     marks_read = [r.index for r in unique]
     codes = [r.code for r in unique]
+    joint: dict[tuple[int, int], tuple[str, float, np.ndarray] | None] = {}
+
+    def agree(i: int, j: int) -> bool:
+        if (i, j) not in joint:
+            joint[i, j] = joint_reading(unique[i], unique[j], classes)
+        return joint[i, j] is not None
+
+    together = agree if classes is not None else None
     as_read = _pair_geometry(marks_read)
-    absorbed, pairs = _pair_up(marks_read, codes, as_read)
+    absorbed, pairs = _pair_up(marks_read, codes, as_read, agree=together)
     scales = size_scales(marks_read, pairs)
     if len(pairs) >= SIZE_PAIRS:  # paired again with the sizes measured
         marks_read = [scaled(mark, scale) for mark, scale in zip(marks_read, scales, strict=True)]
-        absorbed, _ = _pair_up(marks_read, codes, _pair_geometry(marks_read), as_read)
+        geometry = _pair_geometry(marks_read)
+        absorbed, _ = _pair_up(marks_read, codes, geometry, as_read, agree=together)
     disputed = {
         kept
         for kept, gone in absorbed.items()
@@ -367,6 +415,11 @@ def merge_cards(
     for n, reading in enumerate(unique):
         if n in gone:
             continue
+        partner = absorbed.get(n)  # pairs run (surer, less sure), as ``joint`` holds them
+        agreed = joint.get((n, partner)) if partner is not None else None
+        if agreed is not None and codes[partner] != codes[n]:
+            code, sure, probabilities = agreed
+            reading = replace(reading, code=code, confidence=sure, probabilities=probabilities)
         card = CardReading.from_index(
             replace(reading, index=marks_read[placed.get(n, n)]),
             min_confidence,
@@ -405,6 +458,7 @@ def _pair_up(
     codes: Sequence[str],
     geometry: _PairGeometry,
     as_read: _PairGeometry | None = None,
+    agree: Callable[[int, int], bool] | None = None,
 ) -> tuple[dict[int, int], list[tuple[IndexCandidate, IndexCandidate]]]:
     """Each mark paired at most once, best pairs first (``_pairs``, given the marks'
     ``geometry`` and ``as_read``): the less confident mark of each pair by the mark it joins
@@ -412,7 +466,7 @@ def _pair_up(
     absorbed: dict[int, int] = {}
     paired: set[int] = set()
     pairs = []
-    for first, second in _pairs(geometry, codes, as_read):
+    for first, second in _pairs(geometry, codes, as_read, agree):
         if first in paired or second in paired:
             continue
         paired.update((first, second))

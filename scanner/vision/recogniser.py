@@ -383,6 +383,7 @@ class Recogniser:
             readings,
             not_an_index=self.contract.not_an_index,
             min_confidence=self.contract.min_confidence,
+            classes=self.contract.classes,
         )
         if melds:
             cards, melds_read = self._read_with_melds(readings, cards, deck)
@@ -438,7 +439,10 @@ class Recogniser:
         new = {reading.index.index_box() for reading in found}
         as_read = [_meld_read(reading, moved) for reading in readings] if moved else readings
         merged = merge_cards(
-            as_read + found, not_an_index=c.not_an_index, min_confidence=c.min_confidence
+            as_read + found,
+            not_an_index=c.not_an_index,
+            min_confidence=c.min_confidence,
+            classes=c.classes,
         )
         return tuple(
             replace(card, check=True)
