@@ -251,7 +251,7 @@ def test_two_corners_read_surely_as_two_codes_stay_two_cards():
     top = index_of((300, 200), 30, "top-left")
     far = index_of((332, 188), 30, "bottom-right")
     first, second = read_as(top, KR=0.97, QR=0.02), read_as(far, QR=0.94, KR=0.05)
-    assert joint_reading(first, second, CLASSES) is None  # 0.97 × 0.05 is too little
+    assert joint_reading(first, second, CLASSES) is None  # the QR corner gives KR 0.05
     cards = merge_cards([first, second], not_an_index="none", min_confidence=0.5, classes=CLASSES)
     assert sorted(card.code for card in cards) == ["KR", "QR"]
     # a third code the two agree on more than on either of theirs is no reading of either
