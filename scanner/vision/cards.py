@@ -349,12 +349,12 @@ def _pairs(
         opposite = g.opposite(MEASURED_RATIO) | as_read.opposite(MEASURED_RATIO)
     _, code = np.unique(np.array(codes, dtype=str), return_inverse=True)
     same = code[:, None] == code[None, :]
+    near = (g.error <= PAIR_DISTANCE) | opposite
     if agree is not None:  # two codes whose readings agree pair as one code does
-        loose = g.turned & ((g.error <= PAIR_DISTANCE) | opposite) & ~same
-        for i, j in zip(*np.nonzero(np.triu(loose, 1)), strict=True):
+        for i, j in zip(*np.nonzero(np.triu(g.turned & near & ~same, 1)), strict=True):
             if agree(int(i), int(j)):
                 same[i, j] = same[j, i] = True
-    fits = g.turned & np.where(same, (g.error <= PAIR_DISTANCE) | opposite, g.error <= PAIR_TIGHT)
+    fits = g.turned & np.where(same, near, g.error <= PAIR_TIGHT)
     rows, cols = np.nonzero(np.triu(fits, 1))
     fit = g.skew / SKEW_UNIT + g.error / ERROR_UNIT + REACH * g.reach
     order = np.lexsort((fit[rows, cols], ~same[rows, cols]))
@@ -420,9 +420,9 @@ def merge_cards(
     for n, reading in enumerate(unique):
         if n in gone:
             continue
-        partner = absorbed.get(n)  # pairs run (surer, less sure), as ``joint`` holds them
-        agreed = joint.get((n, partner)) if partner is not None else None
-        if agreed is not None and codes[partner] != codes[n]:
+        # pairs run (surer, less sure), as ``joint`` holds them; it holds only two-code pairs
+        agreed = joint.get((n, absorbed[n])) if n in absorbed else None
+        if agreed is not None:
             code, sure, probabilities = agreed
             reading = replace(reading, code=code, confidence=sure, probabilities=probabilities)
         card = CardReading.from_index(
