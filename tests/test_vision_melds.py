@@ -87,6 +87,44 @@ def test_a_sure_card_keeps_its_code_even_when_its_meld_reads_another_rank():
     assert read_again[3].confidence > 0.5
 
 
+def fairly_sure_five(c):
+    """Read as a five 0.8 sure, a six 0.03: the meld of three cards read or more makes it a
+    six; a pair of cards lying together does not."""
+    return read("5B", c, **{"5B": 0.8, "6B": 0.03})
+
+
+def test_three_cards_read_are_a_meld_whose_rank_outweighs_a_fairly_sure_card():
+    three = six_fan(fairly_sure_five, at=2)[:3]
+    read_again = with_melds(three)
+    assert [c.code for c in read_again] == ["6R", "6B", "6B"]
+    assert read_again[2].check and read_again[2].confidence > 0.5
+
+
+def test_two_cards_lying_together_are_no_meld_to_outweigh_a_fairly_sure_card():
+    """A hand's mixed cards held in a fan, or two melds' ends, lie as a meld's pair does."""
+    pair = six_fan(fairly_sure_five, at=1)[:2]
+    read_again = with_melds(pair)
+    assert [c.code for c in read_again] == ["6R", "5B"] and not read_again[1].check
+    # an unsure card still reads as its one mate does
+    unsure = six_fan(lambda c: read("5B", c, **{"5B": 0.5, "6B": 0.3}), at=1)[:2]
+    assert [c.code for c in with_melds(unsure)] == ["6R", "6B"]
+
+
+def test_marks_read_not_an_index_make_no_meld_of_a_pair():
+    """Marks offered as cards (the tablecloth's pattern beside a card, read "not an index")
+    count in no meld's size: a pair and such a mark are still a pair."""
+    readings = fan_readings(probabilities(none=0.6, **{"6B": 0.3}))[:3]
+    row = probabilities(**{"5B": 0.8, "6B": 0.03})
+    readings[1] = replace(readings[1], code="5B", confidence=0.8, probabilities=row)
+    cards = merged(readings)
+    assert [c.code for c in cards] == ["6R", "5B"]
+    read_again, _, melds = read_with_melds(
+        cards, CLASSES, "standard", NOT_AN_INDEX, MIN_CONFIDENCE, [readings[2]]
+    )
+    assert [len(meld.cards) for meld in melds] == [3]
+    assert [c.code for c in read_again] == ["6R", "5B"]
+
+
 def test_a_wild_card_read_plainly_stays_wild():
     cards = six_fan(lambda c: read("JK", c, JK=0.85, **{"6B": 0.08}))
     assert with_melds(cards)[3].code == "JK"
