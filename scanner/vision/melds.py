@@ -34,7 +34,7 @@ training scenes' labels, 84 % of the cards of a meld are naturals of its rank an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import replace
 from functools import cache
 
@@ -82,7 +82,8 @@ def _ranks(
         ranks.append(None if card.is_wild else card.rank)
         if not card.is_wild and not card.rank.is_meldable_natural:
             apart.add(code)
-    # a meld's rank is one of the deck's meldable naturals; a rank never melded gets ANY alone
+    # a meld's rank is one of the deck's meldable naturals; a rank never melded gets any_share
+    # alone
     naturals = sorted(
         {rank for rank in ranks if rank is not None and rank.is_meldable_natural},
         key=lambda rank: rank.value,
@@ -171,7 +172,7 @@ def _read_meld(
     deck: str,
     none: int,
     min_confidence: float,
-    offered: frozenset[int] | set[int] = frozenset(),
+    offered: Set[int] = frozenset(),
 ) -> dict[int, CardReading]:
     """Each card of one meld that its mates read, by ``id`` of the card as given; the cards
     whose ``id`` is ``offered`` are marks read "not an index", which make no meld."""
