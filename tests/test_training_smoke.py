@@ -134,6 +134,31 @@ def test_the_verifier_learns_from_a_locator_s_marks_and_exports(scenes, shipped,
     assert (work / "verifier-samples.npz").stat().st_mtime_ns == stamp
 
 
+def test_the_wider_classifier_learns_from_its_own_crops_and_exports(scenes, shipped, tmp_path):
+    from model.recogniser.dataset import cut_classifier_samples
+
+    work, out = tmp_path / "work", tmp_path / "out"
+    args = stage_args(scenes, work, out)
+    steps = ["--wider-steps", "4", "--batch", "2", "--verify-with", str(shipped)]
+    assert train(["wider", *args, *steps]) == 0
+    samples, mined = np.load(work / "wider-samples.npz"), np.load(work / "wider-mined.npz")
+    for crops in (samples, mined):
+        assert crops["crops"].shape[1:] == (spec.CROP_H, spec.CROP_W, 3)
+        assert len(crops["crops"]) == len(crops["classes"]) > 0
+    # its crops are its own, not the classifier's, cut around the same indices
+    plain = np.load(cut_classifier_samples(scenes, tmp_path / "plain.npz", seed=7, aside=0.0))
+    assert np.array_equal(plain["classes"], samples["classes"])
+    assert not np.array_equal(plain["crops"], samples["crops"])
+    assert torch.load(work / "wider.ckpt", weights_only=False)["step"] == 4
+    assert len(json.loads((work / "wider-history.json").read_text())) == 4
+    assert not (work / "classifier.ckpt").exists()
+    import onnxruntime
+
+    wider = onnxruntime.InferenceSession(str(out / "wider.onnx"))
+    logits = wider.run(None, {"crops": np.zeros((3, 3, spec.CROP_H, spec.CROP_W), np.float32)})
+    assert logits[0].shape == (3, len(spec.CLASSES))
+
+
 def test_the_refiner_learns_from_drawn_misses_and_a_locator_s_marks_and_exports(
     scenes, shipped, tmp_path
 ):
@@ -450,14 +475,14 @@ def test_mining_cuts_the_marks_the_recogniser_makes(scenes, tmp_path):
     from model.recogniser.targets import index_truths
     from scanner.vision.cards import suppress_duplicates
     from scanner.vision.decode import decode_heads
-    from scanner.vision.preprocess import index_crops, normalise
+    from scanner.vision.preprocess import index_crops, normalise, wider_crops
     from scanner.vision.recogniser import Recogniser, default_model_dir
 
     if not (default_model_dir() / "locator.onnx").exists():
         pytest.skip("the models are not trained")
     recogniser = Recogniser.load()  # four turns, as every scan reads
     contract = recogniser.contract
-    expected = []
+    expected, expected_wider = [], []
     for path in scene_files(scenes):
         frame, labels = _load(path)
         height, width = frame.shape[:2]
@@ -468,8 +493,16 @@ def test_mining_cuts_the_marks_the_recogniser_makes(scenes, tmp_path):
         truths = index_truths(labels)
         labelled = [mark for mark in marks if label_mark(mark, truths) is not None]
         expected.append(index_crops(frame, labelled, contract))
+        expected_wider.append(wider_crops(frame, labelled, contract))
     locator = default_model_dir() / "locator.onnx"
     mined = np.load(mine_classifier_samples(scenes, locator, tmp_path / "m.npz", every=1, offset=0))
     expected = np.concatenate(expected)
     assert len(expected) > 0
     np.testing.assert_array_equal(normalise(mined["crops"], contract), expected)
+    # the wider classifier's crops, at the same marks
+    wider = mine_classifier_samples(
+        scenes, locator, tmp_path / "w.npz", every=1, offset=0, wider=True
+    )
+    wider = np.load(wider)
+    np.testing.assert_array_equal(wider["classes"], mined["classes"])
+    np.testing.assert_array_equal(wider["crops"], np.concatenate(expected_wider))

@@ -11,8 +11,8 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from model.recogniser import spec
-from model.recogniser.targets import CLASS_INDEX, IndexTruth, index_truths, upright_crop
+from model.recogniser import spec, targets
+from model.recogniser.targets import CLASS_INDEX, IndexTruth, index_truths
 
 TRUTH_FIELDS = 11  # centre x, y, angle, height, width, card centre x, y, card w, h, class, visible
 
@@ -105,11 +105,25 @@ def cut_locator_samples(
 
 
 def cut_classifier_samples(
-    folder: Path, out: Path, *, negatives: float = 0.35, seed: int = 0, every: int = 2
+    folder: Path,
+    out: Path,
+    *,
+    negatives: float = 0.35,
+    seed: int = 0,
+    every: int = 2,
+    crop: dict | None = None,
+    aside: float = 0.2,
 ) -> Path:
     """Upright crops of every index at least 70 % visible, jittered as a locator would miss
-    the centre, size and angle a little; plus crops of anything else ("none")."""
+    the centre, size and angle a little; plus crops of anything else ("none"): of the index
+    turned, of ``aside`` of the indices from half beside them, and of the table. ``crop``:
+    the crop's settings (``upright_crop``; None: the classifier's)."""
     rng = np.random.default_rng(seed)
+    crop = crop or {}
+
+    def cut(*place) -> np.ndarray:
+        return targets.upright_crop(*place, **crop)
+
     crops, classes = [], []
     none = CLASS_INDEX[spec.NOT_AN_INDEX]
     for path in tqdm(scene_files(folder)[::every], desc="index crops", unit="scene"):
@@ -124,16 +138,16 @@ def cut_classifier_samples(
             size = float(np.exp(rng.normal(0, 0.12)))
             height, width = t.height * size, t.width * size * float(np.exp(rng.normal(0, 0.08)))
             angle = t.angle + float(np.clip(rng.normal(0, 10), -30, 30))
-            crops.append(upright_crop(frame, centre, angle, height, width))
+            crops.append(cut(frame, centre, angle, height, width))
             classes.append(CLASS_INDEX[t.code])
             if rng.random() < 0.25:  # the same index read at a wrong angle is not a reading
                 turn = float(rng.choice([90.0, 180.0, 270.0]) + rng.normal(0, 10))
-                crops.append(upright_crop(frame, centre, angle + turn, height, width))
+                crops.append(cut(frame, centre, angle + turn, height, width))
                 classes.append(none)
-            if rng.random() < 0.2:  # nor is a crop half beside it (a duplicate mark)
-                aside = rng.normal(0, 1, 2)
-                aside = aside / np.linalg.norm(aside) * t.height * rng.uniform(0.7, 1.2)
-                crops.append(upright_crop(frame, t.centre + aside, angle, height, width))
+            if rng.random() < aside:  # nor is a crop half beside it (a duplicate mark)
+                beside = rng.normal(0, 1, 2)
+                beside = beside / np.linalg.norm(beside) * t.height * rng.uniform(0.7, 1.2)
+                crops.append(cut(frame, t.centre + beside, angle, height, width))
                 classes.append(none)
         sizes = [t.height for t in truths] or [30.0]
         centres = np.array([t.centre for t in truths]) if truths else np.zeros((0, 2))
@@ -143,7 +157,7 @@ def cut_classifier_samples(
             centre = rng.uniform([0, 0], [w, h])
             if len(centres) and np.min(np.linalg.norm(centres - centre, axis=1)) < 0.6 * height:
                 continue
-            crops.append(upright_crop(frame, centre, float(rng.uniform(0, 360)), height))
+            crops.append(cut(frame, centre, float(rng.uniform(0, 360)), height))
             classes.append(none)
     temporary = out.with_suffix(".tmp.npz")
     np.savez(temporary, crops=np.stack(crops), classes=np.array(classes, np.int16))

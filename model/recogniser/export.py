@@ -124,6 +124,19 @@ def export_refiner(work: Path, out: Path) -> Path:
     return _export_square("refiner", spec.REFINE_SIDE, ("around", "geometry"), work, out)
 
 
+def export_wider(work: Path, out: Path) -> Path:
+    """The trained wider classifier as ``out/wider.onnx`` ("crops" → "logits", as the
+    classifier)."""
+    from model.recogniser.train import load_trained
+
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "wider.onnx"
+    dynamic = {"crops": {0: "n"}, "logits": {0: "n"}}
+    example = torch.randn(8, 3, spec.CROP_H, spec.CROP_W)
+    _export(load_trained("wider", work), example, path, ("crops", "logits"), dynamic)
+    return path
+
+
 def export_all(work: Path, out: Path) -> None:
     from model.recogniser.train import load_trained
 
@@ -135,6 +148,8 @@ def export_all(work: Path, out: Path) -> None:
         export_verifier(work, out)
     if (work / "refiner.ckpt").exists():
         export_refiner(work, out)
+    if (work / "wider.ckpt").exists():
+        export_wider(work, out)
     curves = draw_curves(work)
     if curves is not None:
         (out / "docs").mkdir(parents=True, exist_ok=True)
@@ -149,6 +164,7 @@ def draw_curves(work: Path) -> np.ndarray | None:
         ("locator-grown", ("loss", "heat", "regression")),
         ("locator-tuned", ("loss", "heat", "regression")),
         ("classifier", ("loss", "accuracy")),
+        ("wider", ("loss", "accuracy")),
         ("verifier", ("loss", "accuracy")),
     ):
         path = work / f"{name}-history.json"

@@ -98,15 +98,18 @@ def mine_classifier_samples(
     offset: int = MINE_OFFSET,
     peak: float = MINE_PEAK,
     turns: tuple[int, ...] = (0, 1, 2, 3),
+    wider: bool = False,
 ) -> Path:
     """Run the ``locator`` ONNX file over every ``every``-th scene (from ``offset``, so the
     scenes differ from those the first classifier's crops came from) and save the crops of
     its marks with their classes, as ``cut_classifier_samples`` does, cut exactly as the
     recogniser cuts them (its crop map, the contract of ``spec.py``, and the mean of the
-    locator's heads over the frame's quarter ``turns``, as ``scanner/vision/turns.py``)."""
+    locator's heads over the frame's quarter ``turns``, as ``scanner/vision/turns.py``), as
+    the classifier's crops or, ``wider``, the wider classifier's."""
     from scanner.vision.contract import Contract
-    from scanner.vision.preprocess import upright_crops
+    from scanner.vision.preprocess import upright_crops, wider_crops
 
+    cut = wider_crops if wider else upright_crops
     contract = Contract.from_spec()
     crops, classes = [], []
     paths = scene_files(scenes)[offset::every]
@@ -114,7 +117,7 @@ def mine_classifier_samples(
         truths = index_truths(labels)
         labelled = [(mark, label_mark(mark, truths)) for mark in marks]
         labelled = [(mark, label) for mark, label in labelled if label is not None]
-        crops.append(upright_crops(frame, [mark for mark, _ in labelled], contract))
+        crops.append(cut(frame, [mark for mark, _ in labelled], contract))
         classes += [label for _, label in labelled]
     shape = (0, contract.crop_h, contract.crop_w, 3)
     stacked = np.concatenate(crops) if crops else np.zeros(shape, np.uint8)

@@ -119,15 +119,21 @@ def crop_to_frame(
     crop_w: int = spec.CROP_W,
     crop_h: int = spec.CROP_H,
     crop_scale: float = spec.CROP_SCALE,
+    shift: tuple[float, float] = (0.0, 0.0),
 ) -> np.ndarray:
     """The 2×3 affine map from crop px to frame px: the crop is ``crop_scale × extent`` tall,
-    turned by ``angle`` so the index reads upright, its middle on (x, y). Training and
-    inference both cut their crops with this one map."""
+    turned by ``angle`` so the index reads upright, its middle on (x, y) moved ``shift``
+    extents along and down the index. Training and inference both cut their crops with this
+    one map."""
     along, down = axes(angle)
     scale = crop_scale * extent / crop_h  # frame px per crop px
     linear = np.column_stack([along * scale, down * scale])
-    origin = np.array([x, y]) - linear @ np.array([crop_w / 2, crop_h / 2])
+    middle = np.array([x, y]) + (shift[0] * along + shift[1] * down) * extent
+    origin = middle - linear @ np.array([crop_w / 2, crop_h / 2])
     return np.column_stack([linear, origin])
+
+
+WIDER = {"crop_scale": spec.WIDER_SCALE, "shift": (spec.WIDER_ALONG, spec.WIDER_DOWN)}
 
 
 def upright_crop(
@@ -136,13 +142,14 @@ def upright_crop(
     angle: float,
     index_height: float,
     index_width: float = 0.0,
+    **crop: object,
 ) -> np.ndarray:
-    """The crop the classifier reads (see :func:`crop_to_frame`), edge pixels repeated beyond
-    the frame."""
+    """The crop the classifier reads (see :func:`crop_to_frame`, which takes ``crop``: the
+    wider classifier's is ``WIDER``), edge pixels repeated beyond the frame."""
     extent = spec.crop_extent(index_height, index_width)
     return cv2.warpAffine(
         frame,
-        crop_to_frame(float(centre[0]), float(centre[1]), angle, extent),
+        crop_to_frame(float(centre[0]), float(centre[1]), angle, extent, **crop),
         (spec.CROP_W, spec.CROP_H),
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,

@@ -4,9 +4,10 @@ Every ``CHECKPOINT_EVERY`` steps the model, optimiser, step, losses and random s
 ``<work>/<name>.ckpt`` (written to a temporary file, then renamed); starting again resumes
 from there. ``python -m model.recogniser.train --help`` lists the stages; ``make model`` runs
 them all: cut, the locator's first round, mining, the classifier, the locator's warm restarts,
-(given ``--grow-steps``) the grown locator, export, then the verifier (``verify.py``) and
-the refiner (``refine.py``), mined with the exported locator. ``--classifier-from`` and
-``--grow-from`` start from a shipped ONNX model instead (``onnx_weights.py``).
+(given ``--grow-steps``) the grown locator, export, then the verifier (``verify.py``), the
+refiner (``refine.py``) and the wider classifier (``train_and_export_wider``), mined with the
+exported locator. ``--classifier-from`` and ``--grow-from`` start from a shipped ONNX model
+instead (``onnx_weights.py``).
 """
 
 from __future__ import annotations
@@ -304,13 +305,15 @@ def train_classifier(
     mined: Path | None = None,
     start: Path | None = None,
     distil: float = 0.0,
+    name: str = "classifier",
 ) -> Classifier:
     """Train the classifier on ``samples``; with ``mined`` (crops where the trained locator
     marks, see ``mine.py``), half of every batch comes from those. With ``start`` (an ONNX
     classifier) it goes on from that model at a tenth of the rate, its batch norms fixed;
     with ``distil`` > 0 as well, the loss adds that weight times the divergence of its class
     probabilities from the start model's on the same crops (DISTIL_TEMPERATURE), so a round
-    on new designs keeps what the start model reads elsewhere."""
+    on new designs keeps what the start model reads elsewhere. ``name``: its checkpoint's and
+    history's ("wider" for the wider classifier, trained the same way on its own crops)."""
     torch.manual_seed(seed)
     data = np.load(samples)
     crops, classes = data["crops"], data["classes"].astype(np.int64)
@@ -354,8 +357,8 @@ def train_classifier(
         return loss + distil * drift, {"accuracy": accuracy, "drift": drift.item()}
 
     rounds = [(steps, rate)]
-    history = run_steps("classifier", model, rounds, work, batch_loss, seed, prepare=prepare)
-    (work / "classifier-history.json").write_text(json.dumps(history))
+    history = run_steps(name, model, rounds, work, batch_loss, seed, prepare=prepare)
+    (work / f"{name}-history.json").write_text(json.dumps(history))
     return model
 
 
@@ -373,7 +376,7 @@ def _divergence(logits: torch.Tensor, kept: torch.Tensor) -> torch.Tensor:
 
 def load_trained(kind: str, work: Path) -> nn.Module:
     """The model a checkpoint in ``work`` holds: "locator", "locator-tuned", "locator-grown",
-    "classifier", "verifier" or "refiner"."""
+    "classifier", "wider", "verifier" or "refiner"."""
     from model.recogniser.nets import Refiner, Verifier
 
     makers = {
@@ -418,6 +421,27 @@ def train_and_export_refiner(args: argparse.Namespace) -> None:
     export_refiner(args.work, args.out)
 
 
+def train_and_export_wider(args: argparse.Namespace) -> None:
+    """Cut the wider classifier's crops (``spec.py``) around the scenes' labelled indices,
+    mine them at the exported locator's marks (the finished one, as for the verifier), train
+    it as the classifier is trained, export it beside the others. No crops half beside an
+    index are cut as "not an index": a crop this tall, so moved, still holds the index (the
+    wider classifier picks a card, never whether it is one)."""
+    from model.recogniser.export import export_wider
+    from model.recogniser.mine import mine_classifier_samples
+    from model.recogniser.targets import WIDER
+
+    samples, mined = args.work / "wider-samples.npz", args.work / "wider-mined.npz"
+    if not samples.exists():
+        cut_classifier_samples(args.scenes, samples, seed=args.seed, crop=WIDER, aside=0.0)
+    if not mined.exists():
+        locator = args.verify_with or args.out / "locator.onnx"
+        mine_classifier_samples(args.scenes, locator, mined, wider=True)
+    batch = args.batch * 8
+    train_classifier(samples, args.work, args.wider_steps, batch, args.seed, mined, name="wider")
+    export_wider(args.work, args.out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m model.recogniser.train")
     parser.add_argument(
@@ -431,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
             "tune",
             "verifier",
             "refiner",
+            "wider",
             "export",
             "average",
             "quantize",
@@ -495,10 +520,13 @@ def main(argv: list[str] | None = None) -> int:
         "--refiner-steps", type=int, default=8000, help="(0: `all` trains no refiner)"
     )
     parser.add_argument(
+        "--wider-steps", type=int, default=5000, help="(0: `all` trains no wider classifier)"
+    )
+    parser.add_argument(
         "--verify-with",
         type=Path,
-        help="`verifier`, `refiner`: the ONNX locator whose marks they learn from (default: "
-        "--out's)",
+        help="`verifier`, `refiner`, `wider`: the ONNX locator whose marks they learn from "
+        "(default: --out's)",
     )
     parser.add_argument(
         "--average-from",
@@ -602,6 +630,8 @@ def main(argv: list[str] | None = None) -> int:
         train_and_export_verifier(args)
     if args.stage == "refiner" or (args.stage == "all" and args.refiner_steps > 0):
         train_and_export_refiner(args)
+    if args.stage == "wider" or (args.stage == "all" and args.wider_steps > 0):
+        train_and_export_wider(args)
     if args.stage == "average":
         from model.recogniser.average import average_onnx, kind_of
 

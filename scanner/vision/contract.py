@@ -56,6 +56,10 @@ class Contract:
     verify_ask_from: float
     refine_side: int
     refine_scale: float
+    wider_scale: float
+    wider_along: float
+    wider_down: float
+    wider_below: float
 
     @classmethod
     def from_spec(cls) -> Contract:
@@ -115,6 +119,8 @@ class Contract:
             problems.append("VERIFY_SIDE and VERIFY_SCALE must be positive")
         if self.refine_side < 1 or self.refine_scale <= 0:
             problems.append("REFINE_SIDE and REFINE_SCALE must be positive")
+        if self.wider_scale <= 0:
+            problems.append("WIDER_SCALE must be positive")
         if self.scale_up_below > 0 and not (
             self.scale_up_to > 0 and self.scale_up_most >= 1 and self.scale_up_pixels > 0
         ):

@@ -78,11 +78,17 @@ def check_frame(frame: np.ndarray) -> None:
         raise ValueError(f"a frame is uint8 [H, W, 3] RGB, not {frame.dtype} {frame.shape}")
 
 
-def crop_matrix(place: IndexPlace, contract: Contract) -> np.ndarray:
+def crop_matrix(
+    place: IndexPlace,
+    contract: Contract,
+    *,
+    scale: float | None = None,
+    shift: tuple[float, float] = (0.0, 0.0),
+) -> np.ndarray:
     """The 2×3 affine map from crop pixels to frame pixels that turns the index at ``place``
     upright: the training crops' own map (``model.recogniser.targets.crop_to_frame``), with
     the sizes of the shipped models' contract, because the classifier only reads well what it
-    saw in training."""
+    saw in training. ``scale`` (default CROP_SCALE) and ``shift``: as ``crop_to_frame``'s."""
     return crop_to_frame(
         place.x,
         place.y,
@@ -90,7 +96,8 @@ def crop_matrix(place: IndexPlace, contract: Contract) -> np.ndarray:
         spec.crop_extent(place.index_h, place.index_w, contract.crop_fits_width),
         crop_w=contract.crop_w,
         crop_h=contract.crop_h,
-        crop_scale=contract.crop_scale,
+        crop_scale=contract.crop_scale if scale is None else scale,
+        shift=shift,
     )
 
 
@@ -103,24 +110,30 @@ def upright_crops(
     return warped(frame, matrices, (contract.crop_w, contract.crop_h))
 
 
+def wider_crops(frame: np.ndarray, places: Sequence[IndexPlace], contract: Contract) -> np.ndarray:
+    """The crops the wider classifier reads (``spec.py``): as the classifier's, but
+    WIDER_SCALE index extents tall, moved WIDER_ALONG along and WIDER_DOWN down the index."""
+    shift = (contract.wider_along, contract.wider_down)
+    matrices = [
+        crop_matrix(place, contract, scale=contract.wider_scale, shift=shift) for place in places
+    ]
+    return warped(frame, matrices, (contract.crop_w, contract.crop_h))
+
+
 def context_matrix(place: IndexPlace, contract: Contract) -> np.ndarray:
     """The 2×3 affine map from context-crop pixels to frame pixels: a square VERIFY_SCALE index
     extents wide, turned like the index, its middle moved VERIFY_SHIFT extents along and down
     the index, so it holds the index, the paper around it and the card's corner."""
-    extent = spec.crop_extent(place.index_h, place.index_w, contract.crop_fits_width)
-    angle = np.radians(place.angle)
-    along = np.array([np.cos(angle), np.sin(angle)])
-    down = np.array([-np.sin(angle), np.cos(angle)])
-    middle = np.array([place.x, place.y]) + contract.verify_shift * extent * (along + down)
     side = contract.verify_side
     return crop_to_frame(
-        float(middle[0]),
-        float(middle[1]),
+        place.x,
+        place.y,
         place.angle,
-        extent,
+        spec.crop_extent(place.index_h, place.index_w, contract.crop_fits_width),
         crop_w=side,
         crop_h=side,
         crop_scale=contract.verify_scale,
+        shift=(contract.verify_shift, contract.verify_shift),
     )
 
 

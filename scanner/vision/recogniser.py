@@ -27,19 +27,22 @@ from scanner.vision.preprocess import (
     index_crops,
     locator_input,
     normalise,
+    wider_crops,
 )
 from scanner.vision.refine import refine_crops, refined_place
 from scanner.vision.scale import indices_scaled_back, scaled_back, scaled_frame, working_scale
 from scanner.vision.strips import heads_in_strips
 from scanner.vision.turns import TURN_CHOICES, mean_heads
 from scanner.vision.verifier import settle_lone_doubts
+from scanner.vision.wider import small_cards, with_wider
 
 log = logging.getLogger(__name__)
 LOCATOR_FILE = "locator.onnx"
 CLASSIFIER_FILE = "classifier.onnx"
 VERIFIER_FILE = "verifier.onnx"  # optional: without it no reading is doubted
 REFINER_FILE = "refiner.onnx"  # optional: without it a doubtful mark is read where it was made
-OPTIONAL_FILES = (VERIFIER_FILE, REFINER_FILE)
+WIDER_FILE = "wider.onnx"  # optional: without it a small index is read by the classifier alone
+OPTIONAL_FILES = (VERIFIER_FILE, REFINER_FILE, WIDER_FILE)
 # The classifier and verifier in 8-bit integers (model/recogniser/quantize.py), read in their
 # place where they lie beside the float files they were made from: 1.8 times as fast a crop,
 # deciding as the float models do on every crop they read at least 0.5 sure.
@@ -246,6 +249,7 @@ class Recogniser:
         rescale: bool = True,
         files: tuple[str, ...] = (),
         refiner=None,
+        wider=None,
     ) -> None:
         self._turns = _quarter_turns(turns)
         self.files = files  # the model files read, by name: which twins, for the benches
@@ -255,6 +259,10 @@ class Recogniser:
         self._classifier = classifier
         self._verifier = verifier
         self._refiner = refiner
+        self._wider = wider
+        # px on an index's short side below which the wider classifier reads it, in the frame
+        # being read: WIDER_BELOW in the frame as it came, times the factor it was scaled by
+        self._wider_below = contract.wider_below
         self.contract = contract
         self._names = names
         batch = classifier.get_inputs()[0].shape[0]
@@ -272,6 +280,7 @@ class Recogniser:
         rescale: bool = True,
         quantized: bool = True,
         refine: bool = True,
+        wider: bool = True,
     ) -> Recogniser:
         """The models from ``model_dir`` (default: the ``model`` package), on ``threads``
         threads each, warmed up on a blank frame: the locator, the classifier and, where the
@@ -282,7 +291,8 @@ class Recogniser:
         small indices is read scaled up (``scale.py``). ``quantized``: the int8 classifier and
         verifier are read where the folder holds them, made from its float files as they are
         (INT8_FILES), the float ones otherwise. ``refine``: the refiner is read where the
-        folder holds one (False: as if it held none). Raises :class:`RecogniserError` when a
+        folder holds one (False: as if it held none). ``wider``: the same for the wider
+        classifier (``wider.py``). Raises :class:`RecogniserError` when a
         file is missing or does not follow the contract."""
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         if threads < 1:
@@ -303,8 +313,16 @@ class Recogniser:
             refiner, refiner_path = _open_model(folder, REFINER_FILE, quantized, threads)
         if refiner is not None:
             names["around"], names["geometry"] = _names(refiner, "around", "geometry", refiner_path)
+        wider_model, wider_path = None, folder / WIDER_FILE
+        if wider:
+            wider_model, wider_path = _open_model(folder, WIDER_FILE, quantized, threads)
+        if wider_model is not None:
+            names["wide_crops"], names["wide_logits"] = _names(
+                wider_model, "crops", "logits", wider_path
+            )
         read = (locator_path, classifier_path) + ((verifier_path,) if verifier else ())
         read += (refiner_path,) if refiner else ()
+        read += (wider_path,) if wider_model else ()
         recogniser = cls(
             locator,
             classifier,
@@ -316,6 +334,7 @@ class Recogniser:
             rescale,
             tuple(path.name for path in read),
             refiner,
+            wider_model,
         )
         recogniser.warm_up()
         return recogniser
@@ -345,6 +364,13 @@ class Recogniser:
                 raise RecogniserError(
                     f"the verifier gives {logits.shape} for 2 crops, the contract [N, 1]"
                 )
+        if self._wider is not None:
+            logits = self._run_wider(np.zeros((2, 3, c.crop_h, c.crop_w), np.float32))
+            if logits.shape != (2, len(c.classes)):
+                raise RecogniserError(
+                    f"the wider classifier gives {logits.shape} for 2 crops, the contract "
+                    f"[N, {len(c.classes)}]"
+                )
         if self._refiner is not None:
             side, parts = c.refine_side, len(spec.REFINED)
             geometry = self._run_refiner(np.zeros((2, 3, side, side), np.float32))
@@ -363,6 +389,7 @@ class Recogniser:
         check_frame(frame)
         started = time.perf_counter()
         expected = deck
+        self._wider_below = self.contract.wider_below
         candidates = self._marks(frame)
         located = time.perf_counter()
         readings, deck = self._read_indices(frame, candidates, expected)
@@ -371,6 +398,7 @@ class Recogniser:
         factor = self._scale_for(frame, readings) if self._rescale else 1.0
         if factor != 1.0:  # read again from the start, and both readings' time counted
             frame = scaled_frame(frame, factor)
+            self._wider_below = self.contract.wider_below * factor
             candidates = self._marks(frame)
             located = time.perf_counter()
             readings, deck = self._read_indices(frame, candidates, expected)
@@ -726,13 +754,41 @@ class Recogniser:
         return kept
 
     def _probabilities(self, frame: np.ndarray, places: Sequence[IndexCandidate]) -> np.ndarray:
-        """The classifier's class probabilities for each place [N, classes]; crops are cut a
-        batch at a time, so a busy frame never holds them all at once."""
+        """The classifier's class probabilities for each place [N, classes], a small index
+        read as a card held to the card the wider classifier reads too (``wider.py``); crops
+        are cut a batch at a time, so a busy frame never holds them all at once."""
         rows = []
         for start in range(0, len(places), self._batch):
             chunk = places[start : start + self._batch]
-            rows.append(softmax(self._classify(index_crops(frame, chunk, self.contract))))
+            rows.append(
+                self._widened(
+                    frame, chunk, softmax(self._classify(index_crops(frame, chunk, self.contract)))
+                )
+            )
         return np.concatenate(rows) if rows else np.zeros((0, len(self.contract.classes)))
+
+    def _widened(
+        self, frame: np.ndarray, places: Sequence[IndexCandidate], probabilities: np.ndarray
+    ) -> np.ndarray:
+        """``probabilities`` with each small index read as a card held to the card most likely
+        to both classifiers (``wider.py``); as they are without a wider classifier."""
+        if self._wider is None:
+            return probabilities
+        none = self.contract.classes.index(self.contract.not_an_index)
+        small = small_cards(probabilities, places, none, self._wider_below)
+        if not small:
+            return probabilities
+        crops = normalise(
+            wider_crops(frame, [places[n] for n in small], self.contract), self.contract
+        )
+        widened = probabilities.copy()
+        widened[small] = with_wider(probabilities[small], softmax(self._run_wider(crops)), none)
+        return widened
+
+    def _run_wider(self, crops: np.ndarray) -> np.ndarray:
+        feed = {self._names["wide_crops"]: crops}
+        (logits,) = self._wider.run([self._names["wide_logits"]], feed)
+        return logits
 
     def _pick(self, probabilities: np.ndarray, deck: str | None) -> tuple[list[str], list[float]]:
         best, confidence = best_in_deck(probabilities, self.contract.classes, deck)
