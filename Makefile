@@ -14,8 +14,8 @@ FONT_PROBES := /usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed-Bold.ttf \
 	/usr/share/fonts/opentype/urw-base35/P052-Bold.otf
 
 # `make model` retrains the recogniser from scratch: render scenes, cut samples, train the
-# locator and the classifier, then the verifier and the refiner on the exported locator's
-# marks, with checkpoints (an interrupted run resumes where it stopped), export and check ONNX.
+# locator and the classifier, then the verifier, the refiner and the wider classifier on the
+# exported locator's marks, with checkpoints (an interrupted run resumes where it stopped), export and check ONNX.
 MODEL_WORK ?= build/model
 MODEL_SCENES ?= 2000
 TRAIN_STAMP := $(VENV)/.train-installed

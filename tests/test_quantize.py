@@ -1,5 +1,6 @@
-"""The classifier and verifier in int8: calibrated on crops cut as inference cuts them, checked
-against the float models before they are written, and read in their place by the recogniser."""
+"""The classifier, verifier and wider classifier in int8: calibrated on crops cut as inference
+cuts them, checked against the float models before they are written, and read in their place by
+the recogniser."""
 
 import shutil
 
@@ -17,7 +18,7 @@ from scanner.vision.images import read_image
 from scanner.vision.recogniser import INT8_FILES, Recogniser, default_model_dir
 
 SHIPPED = default_model_dir()
-FLOAT_FILES = ("locator.onnx", "classifier.onnx", "verifier.onnx", "recogniser.json")
+FLOAT_FILES = ("locator.onnx", "classifier.onnx", "verifier.onnx", "wider.onnx", "recogniser.json")
 
 pytestmark = pytest.mark.skipif(
     not all((SHIPPED / name).is_file() for name in FLOAT_FILES), reason="the models are not trained"
@@ -45,6 +46,9 @@ def test_calibration_crops_are_the_crops_inference_cuts(scenes):
     classifier, verifier = crops["classifier.onnx"], crops["verifier.onnx"]
     assert classifier.shape[1:] == (3, 48, 32) and verifier.shape[1:] == (3, 48, 48)
     assert classifier.dtype == np.float32 and len(classifier) > len(verifier) > 0
+    # the wider classifier reads crops of the classifier's size, only of the small indices
+    wider = crops["wider.onnx"]
+    assert wider.shape[1:] == (3, 48, 32) and 0 < len(wider) < len(classifier)
     # normalised as the models read them, not raw pixels, and no blank warm-up crop among them
     assert classifier.min() < 0 < classifier.max() < 10
     assert not np.all(classifier == classifier[:, :1, :1, :1], axis=(1, 2, 3)).any()

@@ -1,4 +1,4 @@
-"""The classifier and the verifier in 8-bit integers, for speed on a CPU.
+"""The classifier, the verifier and the wider classifier in 8-bit integers, for speed on a CPU.
 
 onnxruntime's static quantisation (`onnxruntime.quantization`): weights per output channel as
 int8, activations as uint8 with ranges measured (min and max) on crops cut exactly as
@@ -8,14 +8,14 @@ against 0.086 ms; the locator, mostly depthwise convolutions, is no faster in in
 against 28.2 ms of convolutions on a 1280×960 frame) and stays in floats.
 
 The float files stay the models that training goes on from and that are averaged; the int8
-files sit beside them (``classifier.int8.onnx``, ``verifier.int8.onnx``), each recording the
-SHA-256 of the float file it was made from, and the recogniser reads a twin in its float
-model's place only beside that very file. A twin is written only when it decides as the float
-model does on crops it was not calibrated on: the classifier the same class on at least
-99.5 % of the crops the float one reads at least 0.5 sure (on the others, ambiguous crops a
-reading asks a check for either way, it gave another top class to 1.4 % of 4,096), the
-verifier the same side of its threshold on 99.5 % of its crops, and no probability moved by
-more than 0.2.
+files sit beside them (``classifier.int8.onnx``, ``verifier.int8.onnx``, ``wider.int8.onnx``),
+each recording the SHA-256 of the float file it was made from, and the recogniser reads a twin
+in its float model's place only beside that very file. A twin is written only when it decides
+as the float model does on crops it was not calibrated on: the classifier (and the wider one)
+the same class on at least 99.5 % of the crops the float one reads at least 0.5 sure (on the
+others, ambiguous crops a reading asks a check for either way, it gave another top class to
+1.4 % of 4,096), the verifier the same side of its threshold on 99.5 % of its crops, and no
+probability moved by more than 0.2.
 """
 
 from __future__ import annotations
@@ -44,12 +44,13 @@ class Quantized:
 
 
 def calibration_crops(scenes: Path, models: Path, count: int) -> dict[str, np.ndarray]:
-    """The normalised crops the float classifier and verifier in ``models`` are given while
-    the first ``count`` scenes of ``scenes`` are read, by file name:
-    {"classifier.onnx": [N, 3, h, w], "verifier.onnx": [M, 3, s, s]}."""
+    """The normalised crops the float classifier, verifier and wider classifier in ``models``
+    are given while the first ``count`` scenes of ``scenes`` are read, by file name:
+    {"classifier.onnx": [N, 3, h, w], "verifier.onnx": [M, 3, s, s], "wider.onnx": [K, 3, h,
+    w]} (a model the folder does not hold, none)."""
     from model.recogniser.dataset import scene_files
     from scanner.vision.images import read_image
-    from scanner.vision.recogniser import CLASSIFIER_FILE, VERIFIER_FILE, Recogniser
+    from scanner.vision.recogniser import CLASSIFIER_FILE, VERIFIER_FILE, WIDER_FILE, Recogniser
 
     class Recording(Recogniser):
         seen: dict[str, list[np.ndarray]] | None = None  # None while warming up
@@ -64,9 +65,14 @@ def calibration_crops(scenes: Path, models: Path, count: int) -> dict[str, np.nd
                 self.seen[VERIFIER_FILE].append(crops.copy())
             return super()._run_verifier(crops)
 
+        def _run_wider(self, crops: np.ndarray) -> np.ndarray:
+            if self.seen is not None:
+                self.seen[WIDER_FILE].append(crops.copy())
+            return super()._run_wider(crops)
+
     images = [label.with_suffix(".jpg") for label in scene_files(scenes)]
     recogniser = Recording.load(models, quantized=False)
-    recogniser.seen = {CLASSIFIER_FILE: [], VERIFIER_FILE: []}
+    recogniser.seen = {CLASSIFIER_FILE: [], VERIFIER_FILE: [], WIDER_FILE: []}
     for image in images[:count]:
         recogniser.read(read_image(image))
     return {name: np.concatenate(parts) for name, parts in recogniser.seen.items() if parts}
@@ -184,10 +190,11 @@ def quantize_models(scenes: Path, models: Path, count: int, seed: int) -> list[Q
     checked where it reads a class as sure as a reading must be to count without a check,
     the verifier at the threshold below which it doubts a reading (the contract's)."""
     from scanner.vision.contract import Contract
-    from scanner.vision.recogniser import CLASSIFIER_FILE, INT8_FILES, VERIFIER_FILE
+    from scanner.vision.recogniser import CLASSIFIER_FILE, INT8_FILES, VERIFIER_FILE, WIDER_FILE
 
     contract = Contract.load(models)
     threshold = {CLASSIFIER_FILE: contract.min_confidence, VERIFIER_FILE: contract.verify_below}
+    threshold[WIDER_FILE] = contract.min_confidence
     crops = calibration_crops(scenes, models, count)
     return [
         quantize(models / name, models / INT8_FILES[name], crops[name], seed, threshold[name])

@@ -43,10 +43,14 @@ VERIFIER_FILE = "verifier.onnx"  # optional: without it no reading is doubted
 REFINER_FILE = "refiner.onnx"  # optional: without it a doubtful mark is read where it was made
 WIDER_FILE = "wider.onnx"  # optional: without it a small index is read by the classifier alone
 OPTIONAL_FILES = (VERIFIER_FILE, REFINER_FILE, WIDER_FILE)
-# The classifier and verifier in 8-bit integers (model/recogniser/quantize.py), read in their
-# place where they lie beside the float files they were made from: 1.8 times as fast a crop,
-# deciding as the float models do on every crop they read at least 0.5 sure.
-INT8_FILES = {CLASSIFIER_FILE: "classifier.int8.onnx", VERIFIER_FILE: "verifier.int8.onnx"}
+# The classifier, verifier and wider classifier in 8-bit integers (model/recogniser/quantize.py),
+# read in their place where they lie beside the float files they were made from: 1.8 times as
+# fast a crop, deciding as the float models do on every crop they read at least 0.5 sure.
+INT8_FILES = {
+    CLASSIFIER_FILE: "classifier.int8.onnx",
+    VERIFIER_FILE: "verifier.int8.onnx",
+    WIDER_FILE: "wider.int8.onnx",
+}
 FLOAT_DIGEST = "float_sha256"  # a twin's metadata: the SHA-256 of the float file it was made from
 CLASSIFIER_BATCH = 64  # crops per classifier run: its activations grow with the batch
 RETRY_TURNS = (-90.0, -60.0, -30.0, -15.0, 15.0, 30.0, 60.0, 90.0)
@@ -288,12 +292,12 @@ class Recogniser:
         locator reads each frame ``turns`` ways (1, 2 or 4 quarter turns, see ``turns.py``): 4
         finds the most cards, 1 takes about half the time. ``look_closer``: small marks read
         "not an index" are located again scaled up (``closer.py``). ``rescale``: a frame of
-        small indices is read scaled up (``scale.py``). ``quantized``: the int8 classifier and
-        verifier are read where the folder holds them, made from its float files as they are
-        (INT8_FILES), the float ones otherwise. ``refine``: the refiner is read where the
-        folder holds one (False: as if it held none). ``wider``: the same for the wider
-        classifier (``wider.py``). Raises :class:`RecogniserError` when a
-        file is missing or does not follow the contract."""
+        small indices is read scaled up (``scale.py``). ``quantized``: the int8 classifier,
+        verifier and wider classifier are read where the folder holds them, made from its float
+        files as they are (INT8_FILES), the float ones otherwise. ``refine``: the refiner is
+        read where the folder holds one (False: as if it held none). ``wider``: the same for
+        the wider classifier (``wider.py``). Raises :class:`RecogniserError` when a file is
+        missing or does not follow the contract."""
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         if threads < 1:
             raise RecogniserError(f"threads must be at least 1, not {threads}")
