@@ -203,11 +203,15 @@ def test_all_mines_with_the_first_round_s_locator_then_restarts_and_grows_it(sce
     args = stage_args(scenes, work, out)
     steps = ["--locator-steps", "3", "--locator-more", "2", "--classifier-steps", "2"]
     steps += ["--grow-steps", "2", "--verifier-steps", "0", "--refiner-steps", "0"]
-    steps += ["--calibration-scenes", "0"]
+    steps += ["--wider-steps", "2", "--calibration-scenes", "0"]
     # (a 5-step locator marks nothing: nothing to learn from or to calibrate on)
     assert train(["all", *args, *steps, "--batch", "2"]) == 0
     assert torch.load(work / "locator.ckpt", weights_only=False)["step"] == 5
     assert torch.load(work / "locator-grown.ckpt", weights_only=False)["step"] == 2
+    # the wider classifier learns from the finished locator's marks: none, from 5 steps
+    assert torch.load(work / "wider.ckpt", weights_only=False)["step"] == 2
+    assert len(np.load(work / "wider-mined.npz")["classes"]) == 0
+    assert (out / "wider.onnx").is_file()
     mined_with = work / "located" / "locator.onnx"
     assert mined_with.read_bytes() != (work / "restarted" / "locator.onnx").read_bytes()
     # the shipped locator is the grown one: the restarted locator plus six convolutions
@@ -322,7 +326,9 @@ def test_tune_goes_on_from_a_shipped_locator_and_ships_the_tuned_one(scenes, tmp
     work, out = tmp_path / "work", tmp_path / "out"
     args = stage_args(scenes, work, out)
     steps = ["--locator-steps", "2", "--locator-more", "--classifier-steps", "2", "--batch", "2"]
-    assert train(["all", *args, *steps, "--verifier-steps", "0", "--refiner-steps", "0"]) == 0
+    nothing_else = ["--verifier-steps", "0", "--refiner-steps", "0", "--wider-steps", "0"]
+    assert train(["all", *args, *steps, *nothing_else]) == 0
+    assert not (out / "wider.onnx").exists()
     shipped = out / "locator.onnx"
     start = shipped.read_bytes()
     tune = ["--tune-from", str(shipped), "--tune-steps", "3", "--small-focus", "2"]
