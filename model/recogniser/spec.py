@@ -63,18 +63,6 @@ def crop_extent(index_h: float, index_w: float, fits_width: int = CROP_FITS_WIDT
     return max(index_h, index_w * CROP_H / CROP_W) if fits_width else index_h
 
 
-# -- the wider classifier (a fifth, optional model: ``wider.onnx``) -------------------------------
-# The classifier's input and output, but its crop WIDER_SCALE index extents tall, not CROP_SCALE,
-# its middle moved WIDER_ALONG extents along and WIDER_DOWN extents down the index: it holds the
-# index, the suit sign and the pips or art under it, which tell a 6 from an 8 where the print
-# itself is a few pixels. It is read for the marks the classifier reads as a card whose index
-# measures less than WIDER_BELOW px on its short side in the frame as it came (before
-# ``scale.py`` scaled it), and it only picks which card: the one most likely to both models.
-WIDER_SCALE = 4.0
-WIDER_ALONG = 0.8
-WIDER_DOWN = 1.4
-WIDER_BELOW = 14.0
-
 # -- decoding ------------------------------------------------------------------------------------
 PEAK_THRESHOLD = 0.3  # heat above which a local maximum is an index candidate
 MIN_CONFIDENCE = 0.5  # classifier probability below which a reading is "check", not a card
@@ -120,3 +108,15 @@ VERIFY_ASK_FROM = 0.8
 REFINE_SIDE = 32
 REFINE_SCALE = 2.5
 REFINED = ("along", "down", "log_height", "log_width", "turn")
+
+# -- the wider classifier (a fifth, optional model: ``wider.onnx``) -------------------------------
+# The classifier's input and output, but its crop WIDER_SCALE index extents tall, not CROP_SCALE,
+# its middle moved WIDER_ALONG extents along and WIDER_DOWN extents down the index: it holds the
+# index, the suit sign and the pips or art under it, which tell a 6 from an 8 where the print
+# itself is a few pixels. It is read for the marks the classifier reads as a card whose index
+# measures less than WIDER_BELOW px on its short side in the frame as it came (before
+# ``scale.py`` scaled it), and it only picks which card: the one most likely to both models.
+WIDER_SCALE = 4.0
+WIDER_ALONG = 0.8
+WIDER_DOWN = 1.4
+WIDER_BELOW = 14.0

@@ -81,7 +81,8 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         "--models",
         type=Path,
         metavar="DIR",
-        help="folder with locator.onnx, classifier.onnx and (optional) verifier.onnx, refiner.onnx",
+        help="folder with locator.onnx, classifier.onnx and (optional) verifier.onnx, "
+        "refiner.onnx, wider.onnx",
     )
     add_turns_argument(serve)
     serve.set_defaults(run=run_serve)
