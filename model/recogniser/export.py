@@ -102,39 +102,37 @@ def export_models(locator, classifier, out: Path) -> dict:
     return meta
 
 
-def _export_square(kind: str, side: int, names: tuple[str, str], work: Path, out: Path) -> Path:
-    """The trained ``kind`` model, which reads square crops of ``side`` px, as
+def _export_crops(
+    kind: str, size: tuple[int, int], names: tuple[str, str], work: Path, out: Path
+) -> Path:
+    """The trained ``kind`` model, which reads crops of ``size`` (height, width) px, as
     ``out/<kind>.onnx`` (``names``: its input and output)."""
     from model.recogniser.train import load_trained
 
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{kind}.onnx"
     dynamic = {name: {0: "n"} for name in names}
-    _export(load_trained(kind, work), torch.randn(8, 3, side, side), path, names, dynamic)
+    _export(load_trained(kind, work), torch.randn(8, 3, *size), path, names, dynamic)
     return path
 
 
 def export_verifier(work: Path, out: Path) -> Path:
     """The trained verifier as ``out/verifier.onnx`` ("context" → "logit")."""
-    return _export_square("verifier", spec.VERIFY_SIDE, ("context", "logit"), work, out)
+    side = spec.VERIFY_SIDE
+    return _export_crops("verifier", (side, side), ("context", "logit"), work, out)
 
 
 def export_refiner(work: Path, out: Path) -> Path:
     """The trained refiner as ``out/refiner.onnx`` ("around" → "geometry")."""
-    return _export_square("refiner", spec.REFINE_SIDE, ("around", "geometry"), work, out)
+    side = spec.REFINE_SIDE
+    return _export_crops("refiner", (side, side), ("around", "geometry"), work, out)
 
 
 def export_wider(work: Path, out: Path) -> Path:
     """The trained wider classifier as ``out/wider.onnx`` ("crops" → "logits", as the
     classifier)."""
-    from model.recogniser.train import load_trained
-
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "wider.onnx"
-    dynamic = {"crops": {0: "n"}, "logits": {0: "n"}}
-    example = torch.randn(8, 3, spec.CROP_H, spec.CROP_W)
-    _export(load_trained("wider", work), example, path, ("crops", "logits"), dynamic)
-    return path
+    size = (spec.CROP_H, spec.CROP_W)
+    return _export_crops("wider", size, ("crops", "logits"), work, out)
 
 
 def export_all(work: Path, out: Path) -> None:
