@@ -764,11 +764,8 @@ class Recogniser:
         rows = []
         for start in range(0, len(places), self._batch):
             chunk = places[start : start + self._batch]
-            rows.append(
-                self._widened(
-                    frame, chunk, softmax(self._classify(index_crops(frame, chunk, self.contract)))
-                )
-            )
+            probabilities = softmax(self._classify(index_crops(frame, chunk, self.contract)))
+            rows.append(self._widened(frame, chunk, probabilities))
         return np.concatenate(rows) if rows else np.zeros((0, len(self.contract.classes)))
 
     def _widened(
