@@ -301,6 +301,13 @@ def opposite_corners(first: IndexCandidate, second: IndexCandidate) -> bool:
     return bool(geometry.turned[0, 1] and geometry.opposite()[0, 1])
 
 
+def corner_pairs(marks: Sequence[IndexCandidate]) -> np.ndarray:
+    """[i, j]: whether marks i and j may be one card's two corners by their places alone (the
+    tests of ``same_card`` and ``opposite_corners``, on every pair at once)."""
+    g = _pair_geometry(marks)
+    return g.turned & ((g.error <= PAIR_DISTANCE) | g.opposite())
+
+
 def same_card(first: IndexCandidate, second: IndexCandidate, *, tight: bool = False) -> bool:
     """Whether two indices read about 180° apart predict card centres within PAIR_DISTANCE of
     a short side (``tight``: PAIR_TIGHT, geometry sure enough to merge two different readings)."""

@@ -33,6 +33,7 @@ from scanner.vision.refine import refine_crops, refined_place
 from scanner.vision.scale import indices_scaled_back, scaled_back, scaled_frame, working_scale
 from scanner.vision.strips import heads_in_strips
 from scanner.vision.turns import TURN_CHOICES, mean_heads
+from scanner.vision.unread import agreed_unread
 from scanner.vision.verifier import settle_lone_doubts
 from scanner.vision.wider import small_cards, with_wider
 
@@ -409,6 +410,7 @@ class Recogniser:
             locate_s += located - classified
             classified = time.perf_counter()
             classify_s += classified - located
+        readings = agreed_unread(readings, self.contract.classes, deck, self.contract.not_an_index)
         readings = self._verify(frame, readings)
         verified = time.perf_counter()
         cards = merge_cards(
