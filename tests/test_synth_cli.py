@@ -95,3 +95,27 @@ def test_synth_draws_the_cards_from_the_designs_asked_for(cli, tmp_path):
     added = cli(*args, "--split", "test", "--styles", "pale-serif", "--out", tmp_path / "y")
     assert added.code != 0 and "added for training" in added.err
     assert "not a card style" in cli(*args, "--styles", "nosuch", "--out", tmp_path / "z").err
+
+
+def test_synth_lays_the_cards_on_the_surfaces_asked_for(cli, tmp_path):
+    args = ["synth", "--count", "3", "--seed", "6", "--size", "480x360", "--quiet"]
+    asked = ["--surfaces", "mesh-see-through,felt-red"]
+    assert cli(*args, *asked, "--out", tmp_path / "mesh").code == 0
+    run = json.loads((tmp_path / "mesh" / "run.json").read_text())
+    assert run["surfaces"] == ["mesh-see-through", "felt-red"]
+    surfaces = set()
+    for n in range(3):
+        labels = json.loads((tmp_path / "mesh" / f"scene_{n:06d}.json").read_text())
+        surfaces.add(labels["surface"])
+    assert surfaces <= {"mesh-see-through", "felt-red"}
+    # the cards are those the run would lay on any table
+    assert cli(*args, "--out", tmp_path / "plain").code == 0
+    plain = json.loads((tmp_path / "plain" / "scene_000000.json").read_text())
+    mesh = json.loads((tmp_path / "mesh" / "scene_000000.json").read_text())
+    assert [c["code"] for c in plain["cards"]] == [c["code"] for c in mesh["cards"]]
+    held_out = cli(*args, "--surfaces", "lace-over-wood", "--out", tmp_path / "x")
+    assert held_out.code != 0 and "held out" in held_out.err
+    added = cli(*args, "--split", "test", *asked, "--out", tmp_path / "y")
+    assert added.code != 0 and "added for training" in added.err
+    unknown = cli(*args, "--surfaces", "nosuch", "--out", tmp_path / "z")
+    assert unknown.code != 0 and "not a table surface" in unknown.err

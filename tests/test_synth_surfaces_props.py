@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from model.synth.props import PROP_KINDS, render_prop
-from model.synth.surfaces import SURFACES, render_surface, surface_by_name
+from model.synth.surfaces import FIELD_MM, SURFACES, render_surface, surface_by_name
+from model.synth.surfaces import TRAINING_ONLY as TRAINING_ONLY_SURFACES
 from model.synth.types import Prop, Surface
 
 SIZES = [(160, 120), (224, 320)]
@@ -130,3 +131,20 @@ def test_designs_added_for_training_never_lie_in_a_test_scene():
     added = {style.name for style in TRAINING_ONLY_STYLES}
     assert len(added) >= 5 and added <= drawn("train")
     assert not added & drawn("test")
+
+
+def test_a_see_through_top_repeats_a_hole_every_few_millimetres():
+    # its holes, at the scale of an index's strokes, are what the held-out lace taught us
+    surface = surface_by_name("mesh-see-through")
+    assert surface in TRAINING_ONLY_SURFACES and surface.split == "train"
+    px_per_mm = 1536 / FIELD_MM
+    for variant in range(6):
+        grey = render_surface(surface, variant, (1536, 1152))[320:832, 512:1024].mean(axis=2)
+        power = np.abs(np.fft.fftshift(np.fft.fft2(grey - grey.mean()))) ** 2
+        yy, xx = np.indices(power.shape) - 256
+        radius = np.hypot(yy, xx)
+        power[radius < 8] = 0  # shading and solid patches, not the lattice
+        peak = np.unravel_index(np.argmax(power), power.shape)
+        period_mm = 512 / radius[peak] / px_per_mm
+        assert 0.8 * 2.0 * 0.866 <= period_mm <= 1.25 * 8.0, (variant, period_mm)
+        assert power[peak] > 1e6 * np.median(power[radius >= 8]), "a regular lattice, not noise"

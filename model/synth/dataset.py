@@ -23,6 +23,7 @@ class RunSpec:
     size: tuple[int, int] | None = None
     layout: str = "training"
     styles: tuple[str, ...] = ()
+    surfaces: tuple[str, ...] = ()
 
     def render(self, index: int) -> Scene:
         return render_scene(
@@ -33,6 +34,7 @@ class RunSpec:
             size=self.size,
             layout=self.layout,
             styles=self.styles,
+            surfaces=self.surfaces,
         )
 
 
@@ -69,6 +71,8 @@ def _run_description(spec: RunSpec, count: int) -> dict:
         description["layout"] = spec.layout
     if spec.styles:
         description["styles"] = list(spec.styles)
+    if spec.surfaces:
+        description["surfaces"] = list(spec.surfaces)
     return description
 
 

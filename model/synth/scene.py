@@ -45,7 +45,13 @@ from model.synth.layout import (
     plan_table,
 )
 from model.synth.props import PROP_KINDS, render_prop
-from model.synth.surfaces import FIELD_MM, SURFACES, TRAINING_ONLY, render_surface
+from model.synth.surfaces import (
+    FIELD_MM,
+    SURFACES,
+    TRAINING_ONLY,
+    render_surface,
+    surface_by_name,
+)
 from model.synth.types import CardStyle, Surface
 
 SPLITS = ("train", "test")
@@ -105,7 +111,11 @@ def _later_light(rng: np.random.Generator, light: effects.Light) -> effects.Ligh
 
 
 def _pools(
-    rng: np.random.Generator, split: str, deck: str, only: tuple[str, ...] = ()
+    rng: np.random.Generator,
+    split: str,
+    deck: str,
+    only: tuple[str, ...] = (),
+    tables: tuple[str, ...] = (),
 ) -> tuple[str, list[CardStyle], Surface]:
     chosen = deck if deck != "both" else ("special" if rng.random() < 0.3 else "standard")
     held_out = split == "test" and rng.random() < HELD_OUT_SHARE
@@ -128,13 +138,27 @@ def _pools(
         for s in SURFACES
         if s.split == surfaces_wanted and (split == "train" or s not in TRAINING_ONLY)
     ]
-    surface = surfaces[rng.integers(len(surfaces))]
+    drawn = int(rng.integers(len(surfaces)))
+    surface = surfaces[drawn]
+    if tables:  # the surfaces asked for, from the same draw: the rest of the scene stays as it was
+        surface = surface_by_name(tables[drawn % len(tables)])
     if only:  # the designs asked for, as many as would have been drawn
         named = [s for s in ALL_STYLES if s.name in only]
         picked = [
             named[i] for i in rng.choice(len(named), size=min(count, len(named)), replace=False)
         ]
     return chosen, picked, surface
+
+
+def check_surfaces(names: tuple[str, ...], split: str) -> None:
+    """Refuses surfaces a run of ``split`` may not draw alone: unknown ones, held-out ones in a
+    training run, training-only ones in a test run."""
+    for name in names:
+        surface = surface_by_name(name)
+        if split == "train" and surface.split == "test":
+            raise ValueError(f"{name} is held out for test scenes: a training run never draws it")
+        if split == "test" and surface in TRAINING_ONLY:
+            raise ValueError(f"{name} was added for training: a test run never draws it")
 
 
 def check_styles(names: tuple[str, ...], split: str, deck: str) -> None:
@@ -269,6 +293,7 @@ def render_scene(
     shot: int = 0,
     layout: str = "training",
     styles: tuple[str, ...] = (),
+    surfaces: tuple[str, ...] = (),
 ) -> Scene:
     """Render scene ``index`` of the run seeded ``seed``. ``photographic=False`` leaves out
     light, blur, noise and JPEG (the labels are the same); ``glyphs=False`` draws every card
@@ -286,16 +311,18 @@ def render_scene(
     layout; scene ``index`` of one layout has nothing to do with the same index of another.
 
     ``styles`` (names of card designs, all of ``deck``) draws the cards from those designs alone,
-    for a run that teaches them: the rest of the scene is drawn as the run would draw it."""
+    for a run that teaches them: the rest of the scene is drawn as the run would draw it;
+    ``surfaces`` (names of table surfaces) the same for the table."""
     if split not in SPLITS or deck not in DECKS:
         raise ValueError(f"split must be one of {SPLITS} and deck one of {DECKS}")
     if layout not in LAYOUTS:
         raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
     check_styles(styles, split, deck)
+    check_surfaces(surfaces, split)
     if shot < 0:
         raise ValueError(f"shot must be 0 or more, not {shot}")
     rng = scene_rng(seed, index, split, deck, layout)
-    chosen_deck, designs, surface = _pools(rng, split, deck, styles)
+    chosen_deck, designs, surface = _pools(rng, split, deck, styles, surfaces)
     if layout == "training":
         camera = sample_camera(rng, size)
         light = effects.sample_light(rng, camera.width, camera.height, camera.px_per_mm)

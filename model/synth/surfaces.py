@@ -25,6 +25,7 @@ from model.synth.surface_heldout import (
     render_oilcloth,
     render_terrazzo,
 )
+from model.synth.surface_mesh import render_mesh
 from model.synth.surface_noise import Size, seeded_rng
 from model.synth.surface_print import render_geometric, render_suit_print, render_woven
 from model.synth.surface_stone import render_marble, render_slate, render_speckled
@@ -72,6 +73,7 @@ _TRAINING_ONLY: dict[Surface, Painter] = {
     Surface("cloth-suit-print", "print", "train"): render_suit_print,
     Surface("cloth-geometric", "print", "train"): render_geometric,
     Surface("placemat-woven", "woven", "train"): render_woven,
+    Surface("mesh-see-through", "mesh", "train"): render_mesh,
 }
 _PAINTERS.update(_TRAINING_ONLY)
 

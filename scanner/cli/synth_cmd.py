@@ -53,6 +53,13 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         metavar="NAME[,NAME…]",
         help="draw the cards from these designs alone (all of --deck), to teach them",
     )
+    parser.add_argument(
+        "--surfaces",
+        type=lambda text: tuple(name.strip() for name in text.split(",") if name.strip()),
+        default=(),
+        metavar="NAME[,NAME…]",
+        help="lay the cards on these table surfaces alone, to teach them",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
@@ -69,13 +76,16 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise CommandError("--jobs must be at least 1")
     from model.synth.dataset import RunMismatchError, RunSpec, write_preview, write_run
-    from model.synth.scene import check_styles
+    from model.synth.scene import check_styles, check_surfaces
 
     try:
         check_styles(args.styles, args.split, args.deck)
-    except ValueError as error:
-        raise CommandError(str(error)) from None
-    spec = RunSpec(args.seed, args.split, args.deck, args.size, args.layout, args.styles)
+        check_surfaces(args.surfaces, args.split)
+    except (ValueError, KeyError) as error:
+        raise CommandError(str(error.args[0] if isinstance(error, KeyError) else error)) from None
+    spec = RunSpec(
+        args.seed, args.split, args.deck, args.size, args.layout, args.styles, args.surfaces
+    )
     if args.out is not None:
         if args.out.exists() and not args.out.is_dir():
             raise CommandError(f"{args.out}: exists and is not a folder")
