@@ -19,6 +19,11 @@ def frame_size(text: str) -> tuple[int, int]:
     return size
 
 
+def name_list(text: str) -> tuple[str, ...]:
+    """``a, b,c`` as ("a", "b", "c")."""
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     parser.add_argument("--split", choices=("train", "test"), default="train")
@@ -48,14 +53,14 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     add_run_arguments(parser)
     parser.add_argument(
         "--styles",
-        type=lambda text: tuple(name.strip() for name in text.split(",") if name.strip()),
+        type=name_list,
         default=(),
         metavar="NAME[,NAME…]",
         help="draw the cards from these designs alone (all of --deck), to teach them",
     )
     parser.add_argument(
         "--surfaces",
-        type=lambda text: tuple(name.strip() for name in text.split(",") if name.strip()),
+        type=name_list,
         default=(),
         metavar="NAME[,NAME…]",
         help="lay the cards on these table surfaces alone, to teach them",
