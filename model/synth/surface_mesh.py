@@ -7,7 +7,7 @@ faintly. Every training surface printed its marks 6 mm apart or more; a net or a
 sheet repeats a hole every 2–8 mm, at the scale of an index's strokes, over the whole frame.
 These tops are drawn from a family of their own (a square, staggered or hexagonal lattice of
 round, square or diamond holes, solid patches or none, a painted sheet or a cloth of any
-colour over wood, felt-dark board or the ground) and none of them draws the held-out lace's
+colour over wood, a dark board or the ground) and none of them draws the held-out lace's
 net with its flowers; but the lace test scenes no longer measure a kind of pattern never seen
 in training, and the model card gives the test figures with and without them.
 """
@@ -77,7 +77,6 @@ def _solid_patches(rng: np.random.Generator, cover: np.ndarray, ppm: float) -> n
 
 def _beneath(rng: np.random.Generator, size: Size, ppm: float) -> np.ndarray:
     """What shows through the holes: a wooden table, a dark board or the ground below."""
-    w, h = size
     kind = rng.choice(["wood", "dark", "ground"])
     if kind == "wood":
         species = SPECIES[str(rng.choice(["oak", "walnut", "pine", "dark-stained", "birch"]))]
@@ -85,7 +84,7 @@ def _beneath(rng: np.random.Generator, size: Size, ppm: float) -> np.ndarray:
     base = np.array([(30, 30, 34), (70, 60, 50), (60, 80, 50)][int(rng.integers(3))], np.float32)
     tone = fbm(rng, size, float(rng.uniform(20, 80)) * ppm, octaves=3)
     img = base[None, None, :] * (1.0 + 0.35 * tone[..., None])
-    return np.clip(img, 0, 255).astype(np.uint8).reshape(h, w, 3)
+    return np.clip(img, 0, 255).astype(np.uint8)
 
 
 def render_mesh(rng: np.random.Generator, size: Size, ppm: float) -> np.ndarray:
