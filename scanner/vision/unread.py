@@ -46,20 +46,22 @@ def agreed_unread(
     cards = np.array(allowed(classes, deck))
     cards[none] = False
     read = [r.index for r in readings if r.code != not_an_index]
-    unread = [
+    doubtful = [
         n
         for n, r in enumerate(readings)
         if r.code == not_an_index
         and r.probabilities is not None
         and r.probabilities[none] <= none_most
-        and clear_of([r.index], read)
     ]
+    clear = {id(mark) for mark in clear_of([readings[n].index for n in doubtful], read)}
+    unread = [n for n in doubtful if id(readings[n].index) in clear]
     if len(unread) < 2 or not cards.any():
         return list(readings)
     fits = corner_pairs([readings[n].index for n in unread])
     raw = np.array([readings[n].probabilities for n in unread])
     probabilities = raw * cards
-    found = []
+    # (i, j) → the product's best, the surer corner's share of it, that card, the product
+    found: dict[tuple[int, int], tuple[float, float, int, np.ndarray]] = {}
     for i, j in zip(*np.nonzero(np.triu(fits, 1)), strict=True):
         product = probabilities[i] * probabilities[j]
         best = int(np.argmax(product))
@@ -67,14 +69,12 @@ def agreed_unread(
         # the card second to "not an index" at both corners: read no surer than 0.5, it asks
         # for a check
         if each.min() >= floor and (each < raw[[i, j], none]).all():
-            found.append((float(product[best]), int(i), int(j), best))
+            found[int(i), int(j)] = (float(product[best]), float(each.max()), best, product)
     kept, used = list(readings), set()
-    for _, i, j, best in sorted(found, reverse=True):
+    for (i, j), (_, sure, best, product) in sorted(found.items(), key=lambda f: -f[1][0]):
         if i in used or j in used:
             continue
         used |= {i, j}
-        sure = float(max(probabilities[i, best], probabilities[j, best]))
-        product = probabilities[i] * probabilities[j]
         for k in (i, j):
             n = unread[k]
             kept[n] = replace(
