@@ -60,7 +60,8 @@ def agreed_unread(
     fits = corner_pairs([readings[n].index for n in unread])
     raw = np.array([readings[n].probabilities for n in unread])
     probabilities = raw * cards
-    # (i, j) → the product's best, the surer corner's share of it, that card, the product
+    # (i, j) → the product's largest value, the surer corner's probability of that card, that
+    # card and the product
     found: dict[tuple[int, int], tuple[float, float, int, np.ndarray]] = {}
     for i, j in zip(*np.nonzero(np.triu(fits, 1)), strict=True):
         product = probabilities[i] * probabilities[j]
