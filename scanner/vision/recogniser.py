@@ -53,6 +53,11 @@ INT8_FILES = {
     WIDER_FILE: "wider.int8.onnx",
 }
 FLOAT_DIGEST = "float_sha256"  # a twin's metadata: the SHA-256 of the float file it was made from
+# A twin's metadata: its weights' bits. With 8, a CPU without VNNI (most PCs before 2019, and
+# AMD's before Zen 4) saturates the sums of u8 × s8 pairs in 16 bits and reads another card;
+# with 7 no sum can overflow, and every CPU computes the same integers.
+WEIGHT_BITS = "weight_bits"
+SAFE_WEIGHT_BITS = "7"
 CLASSIFIER_BATCH = 64  # crops per classifier run: its activations grow with the batch
 RETRY_TURNS = (-90.0, -60.0, -30.0, -15.0, 15.0, 30.0, 60.0, 90.0)
 UNSURE_BELOW = 0.7  # a reading less sure than this is also read again, turned
@@ -154,25 +159,36 @@ def open_session(path: Path, threads: int):
 
 def _open_model(folder: Path, name: str, quantized: bool, threads: int):
     """A session for model ``name`` in ``folder`` and the file it reads: the int8 twin where
-    asked for, there, and made from the float file beside it as that file is now (a twin left
-    behind when the float model was trained again is passed over, with a warning), else the
-    float file; None when neither is there and the model is optional."""
+    asked for, there, made from the float file beside it as that file is now, and with weights
+    no CPU's integer sums overflow (``WEIGHT_BITS``); a twin that is not is passed over, with
+    a warning, for the float file beside it; None when neither is there and the model is
+    optional."""
     path, twin = folder / name, folder / INT8_FILES.get(name, name)
     if quantized and twin != path and twin.exists():
         session = open_session(twin, threads)
-        made_from = session.get_modelmeta().custom_metadata_map.get(FLOAT_DIGEST)
-        if not path.exists() or made_from == file_digest(path):
+        stale = _stale_twin(session.get_modelmeta().custom_metadata_map, path)
+        if stale is None or not path.exists():
             return session, twin
         log.warning(
-            "%s was not made from %s as it is now: reading %s (make the twin again with "
+            "%s %s: reading %s (make the twin again with "
             "`python -m model.recogniser.train quantize`)",
             twin,
-            path.name,
+            stale,
             path.name,
         )
     if name in OPTIONAL_FILES and not path.exists():
         return None, path
     return open_session(path, threads), path
+
+
+def _stale_twin(metadata: dict[str, str], float_path: Path) -> str | None:
+    """Why a twin with this metadata should not be read in the place of ``float_path``, or
+    None."""
+    if metadata.get(WEIGHT_BITS) != SAFE_WEIGHT_BITS:
+        return "holds 8-bit weights, which read wrong on a CPU without VNNI"
+    if float_path.exists() and metadata.get(FLOAT_DIGEST) != file_digest(float_path):
+        return f"was not made from {float_path.name} as it is now"
+    return None
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
