@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from scanner.cli.common import EXIT_OK, CommandError, print_json
+from scanner.cli.cpu import FEATURES, this_cpu
 from scanner.cli.scan_cmd import add_turns_argument, load_recogniser
 from scanner.cli.synth_cmd import frame_size
 
@@ -158,6 +159,11 @@ def _p90_ms(seconds: list[float]) -> float:
     return round(sorted(seconds)[math.ceil(0.9 * len(seconds)) - 1] * 1000, 1)
 
 
+def _cpu_words(result: dict) -> str:
+    features = ", ".join(result["cpu_features"]) or "none of " + ", ".join(FEATURES)
+    return f"CPU {result['cpu']} ({features})"
+
+
 def _peak_mb() -> float:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / 2**20 if sys.platform == "darwin" else peak / 2**10  # bytes vs KiB
@@ -196,6 +202,7 @@ def bench_scan(args: argparse.Namespace) -> int:
         "p90_ms": _p90_ms(times),
         "load_s": round(load_s, 2),
         "peak_rss_mb": round(_peak_mb(), 1),
+        **this_cpu(),
     }
     if args.json:
         print_json(result)
@@ -207,7 +214,8 @@ def bench_scan(args: argparse.Namespace) -> int:
             f"({result['cards_read_mean']} read), {scaled} read scaled up (their indices small): "
             f"median {result['median_ms']} ms per frame, "
             f"p90 {result['p90_ms']} ms; models loaded and warmed up in {result['load_s']} s; "
-            f"peak memory {result['peak_rss_mb']} MB ({', '.join(recogniser.files)})"
+            f"peak memory {result['peak_rss_mb']} MB ({', '.join(recogniser.files)}); "
+            f"{_cpu_words(result)}"
         )
     return EXIT_OK
 
@@ -248,6 +256,7 @@ def bench_pipeline(args: argparse.Namespace) -> int:
         "capture_median_ms": round(statistics.median(capture), 1),
         "read_median_ms": round(statistics.median(read), 1),
         "peak_rss_mb": round(_peak_mb(), 1),
+        **this_cpu(),
     }
     if args.json:
         print_json(result)
@@ -258,6 +267,6 @@ def bench_pipeline(args: argparse.Namespace) -> int:
             f"{result['cards_mean']} cards on average: median {result['median_ms']} ms from "
             f"trigger to result, p90 {result['p90_ms']} ms (capturing the synthetic frames "
             f"{result['capture_median_ms']} ms, reading them {result['read_median_ms']} ms); "
-            f"peak memory {result['peak_rss_mb']} MB"
+            f"peak memory {result['peak_rss_mb']} MB; {_cpu_words(result)}"
         )
     return EXIT_OK
