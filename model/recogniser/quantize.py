@@ -6,9 +6,10 @@ crops cut exactly as inference cuts them, from training scenes the float models 
 8-bit weights read alike only on CPUs with VNNI: elsewhere onnxruntime sums each u8 × s8 pair
 in 16 bits, which they overflow, and the first shipped twins read 3 % of the classifier's
 crops as another class on such a CPU (busy test scenes: recall 97.6 → 94.6 %); with 7 bits no
-sum can overflow and every CPU computes the same integers. On one thread here the int8
-classifier reads a crop in 0.065–0.075 ms against 0.123–0.126 ms, the verifier in 0.051
-against 0.086 ms; the locator, mostly depthwise convolutions, is no faster in int8 (25.5
+sum can overflow and every CPU computes the same integers. On one thread of a CPU with VNNI
+the int8 classifier reads a crop in 0.065–0.075 ms against 0.123–0.126 ms, the verifier in
+0.051 against 0.086 ms (on one with AVX2 alone, 0.175 against 0.236 ms and 0.132 against
+0.168 ms); the locator, mostly depthwise convolutions, is no faster in int8 (25.5
 against 28.2 ms of convolutions on a 1280×960 frame) and stays in floats.
 
 The float files stay the models that training goes on from and that are averaged; the int8
