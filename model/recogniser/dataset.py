@@ -5,6 +5,7 @@ an interrupted training run starts again without cutting them twice."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -62,14 +63,28 @@ def truths_from_rows(rows: np.ndarray) -> list[IndexTruth]:
 
 
 def cut_locator_samples(
-    folder: Path, out: Path, *, size: int = 192, per_scene: int = 4, seed: int = 0
+    folder: Path,
+    out: Path,
+    *,
+    size: int = 192,
+    per_scene: int = 4,
+    seed: int = 0,
+    teacher: Callable[[np.ndarray], np.ndarray] | None = None,
+    stride: int = 1,
 ) -> Path:
     """Square crops of frames, most of them around a readable index, with the indices they
-    hold (in crop px). Writes ``out`` (npz) and returns it."""
+    hold (in crop px). Writes ``out`` (npz) and returns it. With ``teacher`` (an RGB frame →
+    heads [1, C, H / stride, W / stride] on its grid of ``stride`` px), each crop starts on a
+    multiple of ``stride`` and the teacher's heads over it, read on the whole frame, are kept
+    too ("teacher", float16 [N, C, size / stride, size / stride])."""
+    if size % stride:
+        raise ValueError(f"a crop of {size} px does not fall on a grid of {stride} px")
     rng = np.random.default_rng(seed)
-    images, rows, counts = [], [], []
+    images, rows, counts, taught = [], [], [], []
+    cells = size // stride
     for path in tqdm(scene_files(folder), desc="locator crops", unit="scene"):
         frame, labels = _load(path)
+        heads = None if teacher is None else teacher(frame)[0]
         truths = index_truths(labels)
         readable = [t for t in truths if t.visible >= 0.9]
         h, w = frame.shape[:2]
@@ -80,8 +95,8 @@ def cut_locator_samples(
                 )
             else:
                 anchor = rng.uniform([0, 0], [w, h])
-            x0 = int(np.clip(anchor[0] - size / 2, 0, max(0, w - size)))
-            y0 = int(np.clip(anchor[1] - size / 2, 0, max(0, h - size)))
+            x0 = int(np.clip(anchor[0] - size / 2, 0, max(0, w - size))) // stride * stride
+            y0 = int(np.clip(anchor[1] - size / 2, 0, max(0, h - size))) // stride * stride
             crop = frame[y0 : y0 + size, x0 : x0 + size]
             if crop.shape[:2] != (size, size):
                 continue
@@ -95,12 +110,17 @@ def cut_locator_samples(
             images.append(crop)
             rows.extend(near)
             counts.append(len(near))
-    np.savez(
-        out,
-        images=np.stack(images),
-        truths=np.array(rows, np.float32).reshape(-1, TRUTH_FIELDS),
-        counts=np.array(counts, np.int32),
-    )
+            if heads is not None:
+                row, col = y0 // stride, x0 // stride
+                taught.append(heads[:, row : row + cells, col : col + cells].astype(np.float16))
+    arrays = {
+        "images": np.stack(images),
+        "truths": np.array(rows, np.float32).reshape(-1, TRUTH_FIELDS),
+        "counts": np.array(counts, np.int32),
+    }
+    if teacher is not None:
+        arrays["teacher"] = np.stack(taught)
+    np.savez(out, **arrays)
     return out
 
 

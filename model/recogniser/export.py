@@ -82,6 +82,15 @@ def export_locator(work: Path, out: Path) -> Path:
     return out / "locator.onnx"
 
 
+def export_folded(work: Path, out: Path) -> Path:
+    """The locator taught to read in one pass as in four turns (``fold_locator``), as
+    ``out/locator.onnx``."""
+    from model.recogniser.train import load_trained
+
+    _export_locator(load_trained("locator-folded", work), out)
+    return out / "locator.onnx"
+
+
 def export_models(locator, classifier, out: Path) -> dict:
     _export_locator(locator, out)
     classifier.eval()

@@ -175,11 +175,27 @@ def crop_weights(truths: np.ndarray, counts: np.ndarray, small_focus: float = 1.
     return weights / weights.sum()
 
 
-def locator_batches(samples: Path, model: Locator, batch: int, small_focus: float = 1.0):
+def turns_divergence(logits: torch.Tensor, taught: torch.Tensor) -> torch.Tensor:
+    """How far the heat ``logits`` [N, 1, h, w] of one pass lie from ``taught`` [N, 1, h, w],
+    the heat the locator gave the same cells as the mean of its four turns: the divergence of
+    the two cells' Bernoulli distributions, summed (zero where they agree)."""
+    taught = taught.clamp(1e-4, 1 - 1e-4)
+    entropy = -(taught * torch.log(taught) + (1 - taught) * torch.log(1 - taught))
+    crossed = nn.functional.binary_cross_entropy_with_logits(logits, taught, reduction="none")
+    return (crossed - entropy).sum()
+
+
+def locator_batches(
+    samples: Path, model: Locator, batch: int, small_focus: float = 1.0, fold: float = 0.0
+):
     """The locator's loss on the batch of each step (see ``run_steps``), its crops drawn by
-    ``crop_weights``."""
+    ``crop_weights``. With ``fold``, the samples' "teacher" heads (``fold_locator``) weigh in:
+    the divergence of the heat from theirs, per peak, times ``fold``."""
     data = np.load(samples)
     images, truths, counts = data["images"], data["truths"], data["counts"]
+    if fold > 0 and "teacher" not in data:
+        raise ValueError(f"{samples} holds no teacher heads: cut them with a teacher")
+    teacher = data["teacher"] if fold > 0 else None
     starts = np.concatenate([[0], np.cumsum(counts)])
     size = images.shape[1]
     weights = torch.from_numpy(crop_weights(truths, counts, small_focus))
@@ -202,7 +218,14 @@ def locator_batches(samples: Path, model: Locator, batch: int, small_focus: floa
         reg = (
             (error * reg_weight).sum() / reg_weight.sum().clamp(min=1.0) / REGRESSION_WEIGHTS.sum()
         )
-        return heat + reg, {"heat": heat.item(), "regression": reg.item()}
+        parts = {"heat": heat.item(), "regression": reg.item()}
+        if teacher is None:
+            return heat + reg, parts
+        taught = torch.from_numpy(teacher[pick, :1].astype(np.float32))
+        peaks = target[:, :1].eq(1.0).sum().clamp(min=1.0)
+        folded = turns_divergence(out[:, :1], taught) / peaks
+        parts["turns"] = folded.item()
+        return heat + reg + fold * folded, parts
 
     return batch_loss
 
@@ -257,6 +280,42 @@ def tune_locator(
     )
 
 
+def fold_locator(
+    samples: Path, work: Path, steps: int, batch: int, seed: int, start: Path, fold: float
+) -> Locator:
+    """The locator in the ONNX file ``start`` taught to give in one pass the heat it gives as
+    the mean of its four turns (``scanner/vision/turns.py``): trained ``steps`` more, its batch
+    norms fixed, on samples holding those heads ("teacher", see ``cut_folded_samples``), the
+    divergence from them weighing ``fold`` beside the truth's loss."""
+    from model.recogniser.grow import locator_from_onnx
+
+    return _train_on(
+        locator_from_onnx(start), "locator-folded", samples, work, steps, batch, seed, fold=fold
+    )
+
+
+def cut_folded_samples(scenes: Path, out: Path, teacher: Path, per_scene: int, seed: int) -> Path:
+    """``cut_locator_samples`` with the heads of the ONNX locator ``teacher`` over each crop,
+    read on the whole frame as the recogniser reads it, the mean of its four turns (``teacher``
+    is a locator.onnx beside the classifier and contract it is read with)."""
+    from scanner.vision.recogniser import LOCATOR_FILE, Recogniser
+
+    if teacher.name != LOCATOR_FILE:
+        raise ValueError(f"the teacher is a {LOCATOR_FILE} with its recogniser, not {teacher}")
+    reader = Recogniser.load(
+        teacher.parent,
+        threads=torch.get_num_threads(),
+        look_closer=False,
+        rescale=False,
+        refine=False,
+        wider=False,
+    )
+    stride = reader.contract.stride
+    return cut_locator_samples(
+        scenes, out, per_scene=per_scene, seed=seed, teacher=reader.heads, stride=stride
+    )
+
+
 def _train_on(
     model: Locator,
     name: str,
@@ -266,11 +325,12 @@ def _train_on(
     batch: int,
     seed: int,
     small_focus: float = 1.0,
+    fold: float = 0.0,
 ) -> Locator:
     from model.recogniser.onnx_weights import freeze_norms
 
     torch.manual_seed(seed)
-    batch_loss = locator_batches(samples, model, batch, small_focus)
+    batch_loss = locator_batches(samples, model, batch, small_focus, fold)
     history = run_steps(
         name, model, [(steps, GROW_RATE)], work, batch_loss, seed, prepare=freeze_norms
     )
@@ -375,7 +435,8 @@ def _divergence(logits: torch.Tensor, kept: torch.Tensor) -> torch.Tensor:
 
 
 def load_trained(kind: str, work: Path) -> nn.Module:
-    """The model a checkpoint in ``work`` holds: "locator", "locator-tuned", "locator-grown",
+    """The model a checkpoint in ``work`` holds: "locator", "locator-tuned", "locator-folded",
+    "locator-grown",
     "classifier", "wider", "verifier" or "refiner"."""
     from model.recogniser.nets import Refiner, Verifier
 
@@ -385,6 +446,7 @@ def load_trained(kind: str, work: Path) -> nn.Module:
         "locator": Locator,
         "locator-tuned": Locator,
         "locator-grown": lambda: Locator(fine=True),
+        "locator-folded": Locator,
     }
     model = makers.get(kind, Classifier)()
     state = torch.load(work / f"{kind}.ckpt", weights_only=False)
@@ -453,6 +515,7 @@ def main(argv: list[str] | None = None) -> int:
             "classifier",
             "grow",
             "tune",
+            "fold",
             "verifier",
             "refiner",
             "wider",
@@ -499,6 +562,13 @@ def main(argv: list[str] | None = None) -> int:
         default=1.0,
         help="`tune`: crops holding an index under 6 px on its short side drawn this many "
         "times as often (default 1: as any other)",
+    )
+    parser.add_argument(
+        "--fold",
+        type=float,
+        default=1.0,
+        help="`fold`: weight of the divergence of one pass's heat from the mean of four turns "
+        "(default 1)",
     )
     parser.add_argument(
         "--classifier-from",
@@ -622,6 +692,24 @@ def main(argv: list[str] | None = None) -> int:
             args.tune_from,
             args.small_focus,
         )
+    if args.stage == "fold":
+        from model.recogniser.export import export_folded
+
+        folded_samples = args.work / "locator-folded-samples.npz"
+        if not folded_samples.exists():
+            cut_folded_samples(
+                args.scenes, folded_samples, args.tune_from, args.crops_per_scene, args.seed
+            )
+        fold_locator(
+            folded_samples,
+            args.work,
+            args.tune_steps,
+            args.batch,
+            args.seed,
+            args.tune_from,
+            args.fold,
+        )
+        export_folded(args.work, args.out)
     if args.stage in ("export", "all"):
         from model.recogniser.export import export_all
 

@@ -457,6 +457,13 @@ class Recogniser:
         )
         return Reading(cards, timing, deck, factor, indices)
 
+    def heads(self, frame: np.ndarray) -> np.ndarray:
+        """The locator's heads [1, C, H', W'] for an RGB uint8 frame [H, W, 3], averaged over
+        the turns it reads the frame in: what its marks are decoded from, on the grid of the
+        frame padded to the contract's multiple."""
+        check_frame(frame)
+        return self._locate(frame)
+
     def _read_with_melds(
         self, readings: list[IndexReading], cards: tuple[CardReading, ...], deck: str | None
     ) -> tuple[tuple[CardReading, ...], tuple[CardGroup, ...]]:
