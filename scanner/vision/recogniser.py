@@ -167,6 +167,8 @@ def _open_model(folder: Path, name: str, quantized: bool, threads: int):
     if quantized and twin != path and twin.exists():
         session = open_session(twin, threads)
         stale = _stale_twin(session.get_modelmeta().custom_metadata_map, path)
+        if stale is not None and not path.exists():
+            log.warning("%s %s, and no %s lies beside it to read instead", twin, stale, path.name)
         if stale is None or not path.exists():
             return session, twin
         log.warning(
