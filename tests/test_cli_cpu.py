@@ -55,3 +55,23 @@ def test_bench_scan_says_which_cpu_it_measured(cli):
     assert figures["cpu"] == cpu.this_cpu()["cpu"]
     assert set(figures["cpu_features"]) <= set(cpu.FEATURES)
     assert figures["median_ms"] > 0 and figures["frames"] == 1
+
+
+def test_the_usable_cores_are_those_this_process_may_run_on():
+    import os
+
+    cores = cpu.usable_cores()
+    assert 1 <= cores <= (os.cpu_count() or 1)
+    if hasattr(os, "sched_getaffinity"):
+        assert cores == len(os.sched_getaffinity(0))
+
+
+def test_serve_reads_on_one_thread_per_core_at_most_four_unless_told(monkeypatch):
+    import argparse
+
+    from scanner.cli import serve_cmd
+
+    for cores, threads in ((1, 1), (2, 2), (4, 4), (16, 4)):
+        monkeypatch.setattr(serve_cmd, "usable_cores", lambda cores=cores: cores)
+        assert serve_cmd.serve_threads(argparse.Namespace(threads=None)) == threads
+    assert serve_cmd.serve_threads(argparse.Namespace(threads=7)) == 7

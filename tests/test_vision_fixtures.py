@@ -141,3 +141,14 @@ def test_a_frame_of_small_indices_is_read_scaled_up(recogniser):
         near = [math.dist((x, y), centre(c)) for c in plain.cards if c.code == card.code]
         same += bool(near) and min(near) < 2.5
     assert same >= 8
+
+
+def test_two_threads_read_every_fixture_as_one_does(recogniser):
+    """`handfoot serve` reads on one thread per core: the cards must not hang on how many."""
+    two = Recogniser.load(threads=2)
+    for name in sorted(EXPECTED):
+        frame = read_image(FIXTURES / name)
+        one_read, two_read = recogniser.read(frame), two.read(frame)
+        assert [(c.code, c.confidence, c.index_box) for c in two_read.cards] == [
+            (c.code, c.confidence, c.index_box) for c in one_read.cards
+        ], name

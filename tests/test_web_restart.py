@@ -84,6 +84,7 @@ def test_bad_options_are_one_line(tmp_path):
         (["--panel", "gpio"], "--panel simulated"),
         (["--models", str(tmp_path)], "the card recogniser cannot start"),
         (["--port", "0"], "--port must be"),
+        (["--threads", "0"], "--threads must be 1 to 64"),
     ):
         done = subprocess.run(
             [sys.executable, "-m", "scanner.cli", "serve", "--data", str(tmp_path), *options],

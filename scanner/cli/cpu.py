@@ -3,6 +3,7 @@ model's sums run in 16 or 32 bits, hang on its vector instructions (model/README
 
 from __future__ import annotations
 
+import os
 import platform
 from pathlib import Path
 
@@ -34,3 +35,12 @@ def this_cpu() -> dict[str, object]:
         return describe(CPUINFO.read_text(errors="replace"))
     except OSError:
         return describe("")
+
+
+def usable_cores() -> int:
+    """How many cores this process may run on: those the system lets it use where it says
+    (a container or ``taskset`` may give fewer than the machine has), else all of them."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1

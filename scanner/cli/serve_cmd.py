@@ -14,11 +14,13 @@ import socket
 from pathlib import Path
 
 from scanner.cli.common import EXIT_OK, CommandError
+from scanner.cli.cpu import usable_cores
 from scanner.cli.scan_cmd import add_turns_argument
 
 log = logging.getLogger(__name__)
 DEFAULT_PORT = 8080
 WILDCARDS = ("0.0.0.0", "::", "")
+SERVE_THREADS_MOST = 4  # a Raspberry Pi 5's cores
 
 
 def register(subcommands: argparse._SubParsersAction) -> None:
@@ -84,6 +86,13 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         help="folder with locator.onnx, classifier.onnx and (optional) verifier.onnx, "
         "refiner.onnx, wider.onnx",
     )
+    serve.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help=f"threads each model reads on (default: the cores this machine gives it, at most "
+        f"{SERVE_THREADS_MOST}; the readings are the same on any number)",
+    )
     add_turns_argument(serve)
     serve.set_defaults(run=run_serve)
 
@@ -97,6 +106,14 @@ def check_options(args: argparse.Namespace) -> None:
         raise CommandError(f"--max-upload-mb must be 0.1 to 500, not {args.max_upload_mb}")
     if not 1 <= args.frames <= 10:
         raise CommandError(f"--frames must be 1 to 10, not {args.frames}")
+    if args.threads is not None and not 1 <= args.threads <= 64:
+        raise CommandError(f"--threads must be 1 to 64, not {args.threads}")
+
+
+def serve_threads(args: argparse.Namespace) -> int:
+    """The threads each model reads on: as asked, else one per core, at most
+    SERVE_THREADS_MOST (the web page, the camera and the panel share the machine)."""
+    return args.threads or min(SERVE_THREADS_MOST, usable_cores())
 
 
 def build(args: argparse.Namespace):
@@ -119,7 +136,7 @@ def build(args: argparse.Namespace):
     except CameraError as error:
         raise CommandError(str(error)) from None
     try:
-        recogniser = Recogniser.load(args.models, turns=args.turns)
+        recogniser = Recogniser.load(args.models, threads=serve_threads(args), turns=args.turns)
     except RecogniserError as error:
         raise CommandError(f"the card recogniser cannot start: {error}") from None
     try:

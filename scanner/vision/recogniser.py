@@ -151,6 +151,12 @@ def open_session(path: Path, threads: int):
     # (scaled frames, strips) then held 300 MB at the peak of a busy bench, 250 MB without
     # the plans, in the same time
     options.enable_mem_pattern = False
+    if threads > 1:
+        # onnxruntime's threads spin between runs by default, taking the cores the numpy work
+        # between the many small runs of a frame needs: on two cores, two spinning threads
+        # read the bench's frames slower than one (median 431 against 334 ms), two that sleep
+        # faster (306 ms)
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as error:  # onnxruntime raises its own classes for a damaged file
