@@ -31,3 +31,15 @@ def cli(capsys: pytest.CaptureFixture[str]):
         return CliRun(code, out, err)
 
     return run
+
+
+@pytest.fixture
+def shipped():
+    """The shipped locator: it marks the scenes the verifier, refiner and wider classifier
+    learn from, and teaches the `fold` stage."""
+    from scanner.vision.recogniser import default_model_dir
+
+    locator = default_model_dir() / "locator.onnx"
+    if not locator.is_file():
+        pytest.skip("no shipped locator")
+    return locator

@@ -68,16 +68,6 @@ def test_folding_needs_samples_cut_with_a_teacher(scenes, tmp_path):
         locator_batches(samples, Locator(), batch=2, fold=1.0)
 
 
-@pytest.fixture
-def shipped():
-    from scanner.vision.recogniser import default_model_dir
-
-    locator = default_model_dir() / "locator.onnx"
-    if not locator.is_file():
-        pytest.skip("no shipped locator to teach from")
-    return locator
-
-
 def test_fold_teaches_the_shipped_locator_one_pass_and_writes_it(scenes, shipped, tmp_path):
     work, out = tmp_path / "work", tmp_path / "out"
     start = shipped.read_bytes()

@@ -91,17 +91,6 @@ def blank_locator(path) -> None:
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
 
 
-@pytest.fixture
-def shipped():
-    """The shipped locator, which marks the scenes the verifier and the refiner learn from."""
-    from scanner.vision.recogniser import default_model_dir
-
-    locator = default_model_dir() / "locator.onnx"
-    if not locator.is_file():
-        pytest.skip("no shipped locator to mark the scenes")
-    return locator
-
-
 def stage_args(scenes, work, out) -> list[str]:
     return ["--scenes", str(scenes), "--work", str(work), "--out", str(out), "--threads", "1"]
 
