@@ -90,3 +90,9 @@ def test_the_teacher_is_a_locator_beside_its_recogniser(scenes, tmp_path):
 
     with pytest.raises(ValueError, match=r"locator\.onnx"):
         cut_folded_samples(scenes, tmp_path / "s.npz", tmp_path / "other.onnx", 2, 1)
+
+
+def test_a_negative_fold_weight_is_refused(scenes, tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        train(["fold", "--scenes", str(scenes), "--work", str(tmp_path), "--fold", "-1"])
+    assert "--fold is a weight of 0 or more" in capsys.readouterr().err

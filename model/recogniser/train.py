@@ -436,8 +436,7 @@ def _divergence(logits: torch.Tensor, kept: torch.Tensor) -> torch.Tensor:
 
 def load_trained(kind: str, work: Path) -> nn.Module:
     """The model a checkpoint in ``work`` holds: "locator", "locator-tuned", "locator-folded",
-    "locator-grown",
-    "classifier", "wider", "verifier" or "refiner"."""
+    "locator-grown", "classifier", "wider", "verifier" or "refiner"."""
     from model.recogniser.nets import Refiner, Verifier
 
     makers = {
@@ -627,6 +626,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.small_focus <= 0:
         parser.error(f"--small-focus is a positive factor, not {args.small_focus}")
+    if args.fold < 0:
+        parser.error(f"--fold is a weight of 0 or more, not {args.fold}")
     if args.distil > 0 and args.classifier_from is None:
         parser.error(
             "--distil keeps a classifier near the one it goes on from: give --classifier-from"
