@@ -30,6 +30,10 @@ def _red_every_fourth_pixel(frame: np.ndarray) -> np.ndarray:
     return frame[None, None, ::4, ::4, 0].astype(np.float32)
 
 
+def _red_every_pixel(frame: np.ndarray) -> np.ndarray:
+    return frame[None, None, :, :, 0].astype(np.float32)
+
+
 def test_each_crop_keeps_the_teacher_s_heads_over_its_own_cells(scenes, tmp_path):
     out = cut_locator_samples(
         scenes,
@@ -50,6 +54,11 @@ def test_each_crop_keeps_the_teacher_s_heads_over_its_own_cells(scenes, tmp_path
 def test_crops_without_a_teacher_are_cut_as_before(scenes, tmp_path):
     plain = np.load(cut_locator_samples(scenes, tmp_path / "a.npz", size=64, per_scene=3, seed=5))
     assert "teacher" not in plain
+    # a teacher on a grid of 1 px moves no crop: the same seed cuts the same crops
+    taught = cut_locator_samples(
+        scenes, tmp_path / "t.npz", size=64, per_scene=3, seed=5, teacher=_red_every_pixel
+    )
+    assert np.array_equal(np.load(taught)["images"], plain["images"])
     with pytest.raises(ValueError, match="grid"):
         cut_locator_samples(scenes, tmp_path / "b.npz", size=66, teacher=np.zeros_like, stride=4)
 

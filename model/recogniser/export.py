@@ -73,21 +73,13 @@ def _export_locator(locator, out: Path) -> None:
     )
 
 
-def export_locator(work: Path, out: Path) -> Path:
-    """The trained locator alone, as ``out/locator.onnx`` (for mining the classifier's
-    samples before the classifier exists)."""
+def export_locator(work: Path, out: Path, kind: str = "locator") -> Path:
+    """The locator trained in ``work`` alone (``kind``: its checkpoint's name, see
+    ``load_trained``), as ``out/locator.onnx``: for mining the classifier's samples before the
+    classifier exists, or the locator the `fold` stage taught ("locator-folded")."""
     from model.recogniser.train import load_trained
 
-    _export_locator(load_trained("locator", work), out)
-    return out / "locator.onnx"
-
-
-def export_folded(work: Path, out: Path) -> Path:
-    """The locator taught to read in one pass as in four turns (``fold_locator``), as
-    ``out/locator.onnx``."""
-    from model.recogniser.train import load_trained
-
-    _export_locator(load_trained("locator-folded", work), out)
+    _export_locator(load_trained(kind, work), out)
     return out / "locator.onnx"
 
 

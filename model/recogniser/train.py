@@ -694,7 +694,7 @@ def main(argv: list[str] | None = None) -> int:
             args.small_focus,
         )
     if args.stage == "fold":
-        from model.recogniser.export import export_folded
+        from model.recogniser.export import export_locator
 
         folded_samples = args.work / "locator-folded-samples.npz"
         if not folded_samples.exists():
@@ -710,7 +710,7 @@ def main(argv: list[str] | None = None) -> int:
             args.tune_from,
             args.fold,
         )
-        export_folded(args.work, args.out)
+        export_locator(args.work, args.out, "locator-folded")
     if args.stage in ("export", "all"):
         from model.recogniser.export import export_all
 

@@ -173,9 +173,10 @@ def _open_model(folder: Path, name: str, quantized: bool, threads: int):
     if quantized and twin != path and twin.exists():
         session = open_session(twin, threads)
         stale = _stale_twin(session.get_modelmeta().custom_metadata_map, path)
-        if stale is not None and not path.exists():
+        if stale is None:
+            return session, twin
+        if not path.exists():
             log.warning("%s %s, and no %s lies beside it to read instead", twin, stale, path.name)
-        if stale is None or not path.exists():
             return session, twin
         log.warning(
             "%s %s: reading %s (make the twin again with "
@@ -469,8 +470,7 @@ class Recogniser:
         """The locator's heads [1, C, H', W'] for an RGB uint8 frame [H, W, 3], averaged over
         the turns it reads the frame in: what its marks are decoded from, on the grid of the
         frame padded to the contract's multiple."""
-        check_frame(frame)
-        return self._locate(frame)
+        return self._locate(frame)  # its input is cut by locator_input, which checks the frame
 
     def _read_with_melds(
         self, readings: list[IndexReading], cards: tuple[CardReading, ...], deck: str | None
