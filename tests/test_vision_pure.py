@@ -732,6 +732,38 @@ def test_a_partly_hidden_index_leaves_the_readable_one_on_top_of_it_taught():
     assert not alone[targets.spec.HEAT].any()
 
 
+@pytest.mark.parametrize("angle", [0.0, 90.0, 30.0])
+def test_a_tight_fans_indices_are_taught_as_two_peaks(angle):
+    """Two tall indices of a tight fan lie less than a width apart along their reading
+    direction: each is taught its own peak, the heat between them low, and decoding those heads
+    gives both (a round peak as wide as the index is tall had joined them)."""
+    targets = pytest.importorskip("model.recogniser.targets", reason="needs the training code")
+    along, _ = targets.axes(angle)
+    first = np.array([120.0, 100.0])
+    truths = [
+        targets.IndexTruth(
+            centre=centre,
+            angle=angle,
+            height=48.0,
+            width=20.0,
+            card_centre=centre + 60.0,
+            card_size=(140.0, 200.0),
+            code="5B",
+            visible=1.0,
+        )
+        for centre in (first, first + 16.0 * along)
+    ]
+    heads, _, _ = targets.locator_targets(truths, 256, 224)
+    heat = heads[targets.spec.HEAT]
+    middle = (first + 8.0 * along) // targets.spec.STRIDE
+    assert heat[int(middle[1]), int(middle[0])] < 0.3
+    found = suppress_duplicates(decode_heads(heads[None], (256, 224), C))
+    assert len(found) == 2
+    _, down = targets.axes(angle)
+    below = (first + 8.0 * down) // targets.spec.STRIDE  # as far, but down the first index
+    assert heat[int(below[1]), int(below[0])] > 0.5
+
+
 # -- a closer look ---------------------------------------------------------------------------------
 
 

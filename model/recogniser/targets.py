@@ -82,10 +82,8 @@ def locator_targets(
         # CenterNet's way: the peak is exactly 1 at the cell holding the centre (the focal
         # loss counts it as the positive) and the offset channels say where in the cell.
         ix, iy = int(np.floor(cx)), int(np.floor(cy))
-        sigma = max(0.7, truth.height / spec.STRIDE / 6)
-        peak = np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma**2))
-        np.maximum(heads[spec.HEAT], peak, out=heads[spec.HEAT])
         along, down = axes(truth.angle)
+        np.maximum(heads[spec.HEAT], _peak(xx - ix, yy - iy, truth, along, down), out=heads[spec.HEAT])
         offset = (truth.card_centre - truth.centre) / truth.height
         for dy in (-1, 0, 1):
             for dx in (-1, 0, 1):
@@ -108,6 +106,19 @@ def locator_targets(
     # scenes, so the locator was never taught to mark them where a cascade packs them closest.
     heat_weight[reg_weight > 0] = 1.0
     return heads, heat_weight, reg_weight
+
+
+def _peak(
+    dx: np.ndarray, dy: np.ndarray, truth: IndexTruth, along: np.ndarray, down: np.ndarray
+) -> np.ndarray:
+    """The heat taught round an index centre: an oval as wide and tall as the index, turned
+    like it (TTFNet's elliptical peak). A round one as wide as the index is tall joined the
+    peaks of a tight fan's indices, which lie less than a width apart, into one."""
+    sigma_along = max(0.7, truth.width / spec.STRIDE / 6)
+    sigma_down = max(0.7, truth.height / spec.STRIDE / 6)
+    u = dx * along[0] + dy * along[1]
+    v = dx * down[0] + dy * down[1]
+    return np.exp(-(u**2 / (2 * sigma_along**2) + v**2 / (2 * sigma_down**2)))
 
 
 def crop_to_frame(
