@@ -320,7 +320,16 @@ def test_tune_goes_on_from_a_shipped_locator_and_ships_the_tuned_one(scenes, tmp
     assert not (out / "wider.onnx").exists()
     shipped = out / "locator.onnx"
     start = shipped.read_bytes()
-    tune = ["--tune-from", str(shipped), "--tune-steps", "3", "--small-focus", "2"]
+    tune = [
+        "--tune-from",
+        str(shipped),
+        "--tune-steps",
+        "3",
+        "--small-focus",
+        "2",
+        "--peaks",
+        "oval",
+    ]
     assert train(["tune", *args, *tune, "--batch", "2"]) == 0
     assert torch.load(work / "locator-tuned.ckpt", weights_only=False)["step"] == 3
     assert train(["export", *args]) == 0
@@ -371,6 +380,12 @@ def test_a_small_focus_that_is_not_positive_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
         train(["tune", "--scenes", str(tmp_path), "--work", str(tmp_path), "--small-focus", "0"])
     assert "--small-focus is a positive factor" in capsys.readouterr().err
+
+
+def test_a_peak_shape_not_known_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        train(["tune", "--scenes", str(tmp_path), "--work", str(tmp_path), "--peaks", "square"])
+    assert "--peaks: invalid choice" in capsys.readouterr().err
 
 
 def test_two_classifiers_of_one_network_average_weight_by_weight(tmp_path):

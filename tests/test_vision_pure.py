@@ -733,12 +733,13 @@ def test_a_partly_hidden_index_leaves_the_readable_one_on_top_of_it_taught():
 
 
 @pytest.mark.parametrize("angle", [0.0, 90.0, 30.0])
-def test_a_tight_fans_indices_are_taught_as_two_peaks(angle):
+def test_oval_peaks_teach_a_tight_fans_indices_as_two(angle):
     """Two tall indices of a tight fan lie less than a width apart along their reading
-    direction: each is taught its own peak, the heat between them low, and decoding those heads
-    gives both (a round peak as wide as the index is tall had joined them)."""
+    direction. Oval peaks (as wide and tall as the index) teach each its own peak with little
+    heat between them, and decoding those heads gives both; round ones (as wide as the index
+    is tall, the shipped locator's) run them together."""
     targets = pytest.importorskip("model.recogniser.targets", reason="needs the training code")
-    along, _ = targets.axes(angle)
+    along, down = targets.axes(angle)
     first = np.array([120.0, 100.0])
     truths = [
         targets.IndexTruth(
@@ -753,15 +754,20 @@ def test_a_tight_fans_indices_are_taught_as_two_peaks(angle):
         )
         for centre in (first, first + 16.0 * along)
     ]
-    heads, _, _ = targets.locator_targets(truths, 256, 224)
+
+    def heat_at(heat, point):
+        column, row = (point // targets.spec.STRIDE).astype(int)
+        return heat[row, column]
+
+    between, below = first + 8.0 * along, first + 8.0 * down  # as far, down the first index
+    heads, _, _ = targets.locator_targets(truths, 256, 224, "oval")
     heat = heads[targets.spec.HEAT]
-    middle = (first + 8.0 * along) // targets.spec.STRIDE
-    assert heat[int(middle[1]), int(middle[0])] < 0.3
-    found = suppress_duplicates(decode_heads(heads[None], (256, 224), C))
-    assert len(found) == 2
-    _, down = targets.axes(angle)
-    below = (first + 8.0 * down) // targets.spec.STRIDE  # as far, but down the first index
-    assert heat[int(below[1]), int(below[0])] > 0.5
+    assert heat_at(heat, between) < 0.3 < 0.5 < heat_at(heat, below)
+    assert len(suppress_duplicates(decode_heads(heads[None], (256, 224), C))) == 2
+    round_heads, _, _ = targets.locator_targets(truths, 256, 224)
+    assert heat_at(round_heads[targets.spec.HEAT], between) > 0.5
+    with pytest.raises(ValueError, match="oval"):
+        targets.locator_targets(truths, 256, 224, "square")
 
 
 # -- a closer look ---------------------------------------------------------------------------------

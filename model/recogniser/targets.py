@@ -58,12 +58,18 @@ def axes(angle: float) -> tuple[np.ndarray, np.ndarray]:
     return along, down
 
 
+PEAKS = ("round", "oval")  # the heat peak's shape round an index centre (see ``_peak``)
+
+
 def locator_targets(
-    truths: list[IndexTruth], width: int, height: int
+    truths: list[IndexTruth], width: int, height: int, peaks: str = "round"
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Heat (gaussian peaks at readable index centres), regression targets, and two weights
-    per cell: heat weight (0 where an index is partly hidden: neither right nor wrong to mark)
-    and regression weight (1 at the cells around a readable centre)."""
+    """Heat (gaussian peaks at readable index centres, shaped as ``peaks`` says: see
+    ``_peak``), regression targets, and two weights per cell: heat weight (0 where an index is
+    partly hidden: neither right nor wrong to mark) and regression weight (1 at the cells
+    around a readable centre)."""
+    if peaks not in PEAKS:
+        raise ValueError(f"peaks are one of {', '.join(PEAKS)}, not {peaks!r}")
     gw, gh = width // spec.STRIDE, height // spec.STRIDE
     heads = np.zeros((spec.HEAD_CHANNELS, gh, gw), np.float32)
     heat_weight = np.ones((gh, gw), np.float32)
@@ -83,7 +89,8 @@ def locator_targets(
         # loss counts it as the positive) and the offset channels say where in the cell.
         ix, iy = int(np.floor(cx)), int(np.floor(cy))
         along, down = axes(truth.angle)
-        np.maximum(heads[spec.HEAT], _peak(xx - ix, yy - iy, truth, along, down), out=heads[spec.HEAT])
+        peak = _peak(xx - ix, yy - iy, truth, along, down, oval=peaks == "oval")
+        np.maximum(heads[spec.HEAT], peak, out=heads[spec.HEAT])
         offset = (truth.card_centre - truth.centre) / truth.height
         for dy in (-1, 0, 1):
             for dx in (-1, 0, 1):
@@ -109,13 +116,23 @@ def locator_targets(
 
 
 def _peak(
-    dx: np.ndarray, dy: np.ndarray, truth: IndexTruth, along: np.ndarray, down: np.ndarray
+    dx: np.ndarray,
+    dy: np.ndarray,
+    truth: IndexTruth,
+    along: np.ndarray,
+    down: np.ndarray,
+    *,
+    oval: bool,
 ) -> np.ndarray:
-    """The heat taught round an index centre: an oval as wide and tall as the index, turned
-    like it (TTFNet's elliptical peak). A round one as wide as the index is tall joined the
-    peaks of a tight fan's indices, which lie less than a width apart, into one."""
-    sigma_along = max(0.7, truth.width / spec.STRIDE / 6)
+    """The heat taught round an index centre, ``dx``, ``dy`` cells away. Round: as wide as the
+    index is tall, what every shipped locator learnt. Oval: as wide and tall as the index,
+    turned like it (TTFNet's elliptical peak), so a tight fan's indices, less than a width
+    apart, are taught as two peaks where the round ones run into one; tried and not kept
+    (model/README.md, Known weaknesses)."""
     sigma_down = max(0.7, truth.height / spec.STRIDE / 6)
+    if not oval:
+        return np.exp(-(dx**2 + dy**2) / (2 * sigma_down**2))
+    sigma_along = max(0.7, truth.width / spec.STRIDE / 6)
     u = dx * along[0] + dy * along[1]
     v = dx * down[0] + dy * down[1]
     return np.exp(-(u**2 / (2 * sigma_along**2) + v**2 / (2 * sigma_down**2)))

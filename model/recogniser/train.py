@@ -32,7 +32,7 @@ from model.recogniser.dataset import (
     truths_from_rows,
 )
 from model.recogniser.nets import Classifier, Locator
-from model.recogniser.targets import CLASS_INDEX, locator_targets
+from model.recogniser.targets import CLASS_INDEX, PEAKS, locator_targets
 
 CHECKPOINT_EVERY = 50
 # The crop the classifier reads depends on the angle and the index height: learn those first.
@@ -186,11 +186,17 @@ def turns_divergence(logits: torch.Tensor, taught: torch.Tensor) -> torch.Tensor
 
 
 def locator_batches(
-    samples: Path, model: Locator, batch: int, small_focus: float = 1.0, fold: float = 0.0
+    samples: Path,
+    model: Locator,
+    batch: int,
+    small_focus: float = 1.0,
+    fold: float = 0.0,
+    peaks: str = "round",
 ):
     """The locator's loss on the batch of each step (see ``run_steps``), its crops drawn by
-    ``crop_weights``. With ``fold``, the samples' "teacher" heads (``fold_locator``) weigh in:
-    the divergence of the heat from theirs, per peak, times ``fold``."""
+    ``crop_weights``, its heat taught with ``peaks`` (``targets.locator_targets``). With
+    ``fold``, the samples' "teacher" heads (``fold_locator``) weigh in: the divergence of the
+    heat from theirs, per peak, times ``fold``."""
     data = np.load(samples)
     images, truths, counts = data["images"], data["truths"], data["counts"]
     if fold > 0 and "teacher" not in data:
@@ -205,7 +211,7 @@ def locator_batches(
         heads, heat_w, reg_w = [], [], []
         for i in pick:
             rows = truths[starts[i] : starts[i + 1]].astype(np.float64)
-            h, hw, rw = locator_targets(truths_from_rows(rows), size, size)
+            h, hw, rw = locator_targets(truths_from_rows(rows), size, size, peaks)
             heads.append(h)
             heat_w.append(hw)
             reg_w.append(rw)
@@ -222,8 +228,8 @@ def locator_batches(
         if teacher is None:
             return heat + reg, parts
         taught = torch.from_numpy(teacher[pick, :1].astype(np.float32))
-        peaks = target[:, :1].eq(1.0).sum().clamp(min=1.0)
-        folded = turns_divergence(out[:, :1], taught) / peaks
+        positives = target[:, :1].eq(1.0).sum().clamp(min=1.0)
+        folded = turns_divergence(out[:, :1], taught) / positives
         parts["turns"] = folded.item()
         return heat + reg + fold * folded, parts
 
@@ -231,16 +237,22 @@ def locator_batches(
 
 
 def train_locator(
-    samples: Path, work: Path, steps: int, batch: int, seed: int, more: tuple[int, ...] = ()
+    samples: Path,
+    work: Path,
+    steps: int,
+    batch: int,
+    seed: int,
+    more: tuple[int, ...] = (),
+    peaks: str = "round",
 ) -> Locator:
     """``steps`` from scratch, then one warm restart per entry of ``more``, each at half the
-    previous peak rate."""
+    previous peak rate; the heat taught with ``peaks``."""
     torch.manual_seed(seed)
     model = Locator()
     rounds = [(steps, LOCATOR_RATE)]
     for length in more:
         rounds.append((length, rounds[-1][1] / 2))
-    batch_loss = locator_batches(samples, model, batch)
+    batch_loss = locator_batches(samples, model, batch, peaks=peaks)
     history = run_steps("locator", model, rounds, work, batch_loss, seed)
     (work / "locator-history.json").write_text(json.dumps(history))
     return model
@@ -269,14 +281,24 @@ def tune_locator(
     seed: int,
     start: Path,
     small_focus: float = 1.0,
+    peaks: str = "round",
 ) -> Locator:
     """The locator in the ONNX file ``start`` trained ``steps`` more, its batch norms fixed:
     how a shipped locator learns from newly rendered scenes without starting again (crops
-    holding small indices drawn ``small_focus`` times as often, see ``crop_weights``)."""
+    holding small indices drawn ``small_focus`` times as often, see ``crop_weights``; the heat
+    taught with ``peaks``)."""
     from model.recogniser.grow import locator_from_onnx
 
     return _train_on(
-        locator_from_onnx(start), "locator-tuned", samples, work, steps, batch, seed, small_focus
+        locator_from_onnx(start),
+        "locator-tuned",
+        samples,
+        work,
+        steps,
+        batch,
+        seed,
+        small_focus,
+        peaks=peaks,
     )
 
 
@@ -326,11 +348,12 @@ def _train_on(
     seed: int,
     small_focus: float = 1.0,
     fold: float = 0.0,
+    peaks: str = "round",
 ) -> Locator:
     from model.recogniser.onnx_weights import freeze_norms
 
     torch.manual_seed(seed)
-    batch_loss = locator_batches(samples, model, batch, small_focus, fold)
+    batch_loss = locator_batches(samples, model, batch, small_focus, fold, peaks)
     history = run_steps(
         name, model, [(steps, GROW_RATE)], work, batch_loss, seed, prepare=freeze_norms
     )
@@ -563,6 +586,14 @@ def main(argv: list[str] | None = None) -> int:
         "times as often (default 1: as any other)",
     )
     parser.add_argument(
+        "--peaks",
+        choices=PEAKS,
+        default="round",
+        help="`locator`, `all`, `tune`: the heat peak taught round an index centre: round, as "
+        "wide as the index is tall (every shipped locator), or oval, as wide and tall as the "
+        "index (default round)",
+    )
+    parser.add_argument(
         "--fold",
         type=float,
         default=1.0,
@@ -647,13 +678,13 @@ def main(argv: list[str] | None = None) -> int:
     more = tuple(n for n in args.locator_more if n > 0)
     locate = (locator_samples, args.work, args.locator_steps, args.batch, args.seed)
     if args.stage == "locator":
-        train_locator(*locate, more)
+        train_locator(*locate, more, args.peaks)
     elif args.stage == "all":
         # The classifier learns from the marks of the locator at the end of its first round:
         # its false marks are more varied than the finished locator's, and a classifier mined
         # from them lets fewer phantoms through (measured: 95 against 140 on 60 validation
         # scenes). The warm restarts come after.
-        train_locator(*locate)
+        train_locator(*locate, peaks=args.peaks)
     mined = args.work / "classifier-mined.npz"
     if args.stage in ("mine", "all") and not mined.exists():
         # The classifier learns from the trained locator's own marks: export the locator
@@ -675,7 +706,7 @@ def main(argv: list[str] | None = None) -> int:
             args.distil,
         )
     if args.stage == "all" and more:
-        train_locator(*locate, more)
+        train_locator(*locate, more, args.peaks)
     if args.stage == "grow" or (args.stage == "all" and args.grow_steps > 0):
         start = args.grow_from
         if start is None:
@@ -692,6 +723,7 @@ def main(argv: list[str] | None = None) -> int:
             args.seed,
             args.tune_from,
             args.small_focus,
+            args.peaks,
         )
     if args.stage == "fold":
         from model.recogniser.export import export_locator
