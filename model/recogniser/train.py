@@ -262,15 +262,20 @@ GROW_RATE = LOCATOR_RATE / 4  # growing and tuning go on from a trained locator
 
 
 def grow_locator(
-    samples: Path, work: Path, steps: int, batch: int, seed: int, start: Path
+    samples: Path,
+    work: Path,
+    steps: int,
+    batch: int,
+    seed: int,
+    start: Path,
+    peaks: str = "round",
 ) -> Locator:
     """The locator in the ONNX file ``start`` grown into the fine one (``grow.py``), then
-    trained ``steps`` more with its batch norms fixed."""
+    trained ``steps`` more with its batch norms fixed, the heat taught with ``peaks``."""
     from model.recogniser.grow import grown, locator_from_onnx
 
-    return _train_on(
-        grown(locator_from_onnx(start)), "locator-grown", samples, work, steps, batch, seed
-    )
+    grown_locator = grown(locator_from_onnx(start))
+    return _train_on(grown_locator, "locator-grown", samples, work, steps, batch, seed, peaks=peaks)
 
 
 def tune_locator(
@@ -303,16 +308,32 @@ def tune_locator(
 
 
 def fold_locator(
-    samples: Path, work: Path, steps: int, batch: int, seed: int, start: Path, fold: float
+    samples: Path,
+    work: Path,
+    steps: int,
+    batch: int,
+    seed: int,
+    start: Path,
+    fold: float,
+    peaks: str = "round",
 ) -> Locator:
     """The locator in the ONNX file ``start`` taught to give in one pass the heat it gives as
     the mean of its four turns (``scanner/vision/turns.py``): trained ``steps`` more, its batch
     norms fixed, on samples holding those heads ("teacher", see ``cut_folded_samples``), the
-    divergence from them weighing ``fold`` beside the truth's loss."""
+    divergence from them weighing ``fold`` beside the truth's loss (the truth's heat taught
+    with ``peaks``)."""
     from model.recogniser.grow import locator_from_onnx
 
     return _train_on(
-        locator_from_onnx(start), "locator-folded", samples, work, steps, batch, seed, fold=fold
+        locator_from_onnx(start),
+        "locator-folded",
+        samples,
+        work,
+        steps,
+        batch,
+        seed,
+        fold=fold,
+        peaks=peaks,
     )
 
 
@@ -589,9 +610,9 @@ def main(argv: list[str] | None = None) -> int:
         "--peaks",
         choices=PEAKS,
         default="round",
-        help="`locator`, `all`, `tune`: the heat peak taught round an index centre: round, as "
-        "wide as the index is tall (every shipped locator), or oval, as wide and tall as the "
-        "index (default round)",
+        help="every stage that trains the locator: the heat peak taught round an index centre: "
+        "round, as wide as the index is tall (every shipped locator), or oval, as wide and "
+        "tall as the index (default round)",
     )
     parser.add_argument(
         "--fold",
@@ -713,7 +734,8 @@ def main(argv: list[str] | None = None) -> int:
             from model.recogniser.export import export_locator
 
             start = export_locator(args.work, args.work / "restarted")
-        grow_locator(locator_samples, args.work, args.grow_steps, args.batch, args.seed, start)
+        grow = (locator_samples, args.work, args.grow_steps, args.batch, args.seed, start)
+        grow_locator(*grow, args.peaks)
     if args.stage == "tune":
         tune_locator(
             locator_samples,
@@ -741,6 +763,7 @@ def main(argv: list[str] | None = None) -> int:
             args.seed,
             args.tune_from,
             args.fold,
+            args.peaks,
         )
         export_locator(args.work, args.out, "locator-folded")
     if args.stage in ("export", "all"):
