@@ -18,6 +18,8 @@ FONT_PROBES := /usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed-Bold.ttf \
 # exported locator's marks, with checkpoints (an interrupted run resumes where it stopped), export and check ONNX.
 MODEL_WORK ?= build/model
 MODEL_SCENES ?= 2000
+# more options for the training, e.g. make model MODEL_ARGS="--peaks oval"
+MODEL_ARGS ?=
 TRAIN_STAMP := $(VENV)/.train-installed
 
 .PHONY: run test lint format clean fonts chromium shellcheck model
@@ -86,7 +88,7 @@ $(TRAIN_STAMP): $(STAMP)
 model: $(TRAIN_STAMP) fonts
 	$(BIN)/handfoot synth --out $(MODEL_WORK)/scenes --count $(MODEL_SCENES) --seed 1001 --jobs 2 --resume
 	$(BIN)/python -m model.recogniser.train all --scenes $(MODEL_WORK)/scenes \
-		--work $(MODEL_WORK) --out model
+		--work $(MODEL_WORK) --out model $(MODEL_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
