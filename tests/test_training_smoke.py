@@ -311,13 +311,25 @@ def test_locator_marks_are_labelled_against_the_truth():
     assert label_mark(Mark(100, 100, angle=15), truths) == CLASS_INDEX["KR"]
 
 
-def test_tune_goes_on_from_a_shipped_locator_and_ships_the_tuned_one(scenes, tmp_path):
+def test_tune_goes_on_from_a_shipped_locator_and_ships_the_tuned_one(scenes, tmp_path, monkeypatch):
+    from model.recogniser import train as training
+
+    taught = []  # the heat peak shape each batch's targets were taught with
+
+    def recorded(truths, width, height, peaks="round"):
+        taught.append(peaks)
+        return locator_targets(truths, width, height, peaks)
+
+    locator_targets = training.locator_targets
+    monkeypatch.setattr(training, "locator_targets", recorded)
     work, out = tmp_path / "work", tmp_path / "out"
     args = stage_args(scenes, work, out)
     steps = ["--locator-steps", "2", "--locator-more", "--classifier-steps", "2", "--batch", "2"]
     nothing_else = ["--verifier-steps", "0", "--refiner-steps", "0", "--wider-steps", "0"]
     assert train(["all", *args, *steps, *nothing_else]) == 0
     assert not (out / "wider.onnx").exists()
+    assert set(taught) == {"round"}
+    taught.clear()
     shipped = out / "locator.onnx"
     start = shipped.read_bytes()
     tune = [
@@ -332,6 +344,7 @@ def test_tune_goes_on_from_a_shipped_locator_and_ships_the_tuned_one(scenes, tmp
     ]
     assert train(["tune", *args, *tune, "--batch", "2"]) == 0
     assert torch.load(work / "locator-tuned.ckpt", weights_only=False)["step"] == 3
+    assert taught and set(taught) == {"oval"}
     assert train(["export", *args]) == 0
     assert shipped.read_bytes() != start  # the tuned locator is the one written
 
