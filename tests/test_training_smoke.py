@@ -275,6 +275,45 @@ def test_training_is_reproducible_from_its_seed(scenes, tmp_path):
     assert losses[0] == losses[1]
 
 
+def test_the_locator_s_batches_drawn_by_workers_are_those_drawn_in_one_process(scenes, tmp_path):
+    runs = {}
+    for workers in ("0", "2"):
+        work = tmp_path / workers
+        args = ["--scenes", str(scenes), "--work", str(work), "--threads", "1", "--batch", "2"]
+        train(["cut", *args])
+        steps = ["--locator-steps", "5", "--locator-more", "--workers", workers]
+        assert train(["locator", *args, *steps]) == 0
+        runs[workers] = torch.load(work / "locator.ckpt", weights_only=False)
+    assert [h["loss"] for h in runs["2"]["history"]] == [h["loss"] for h in runs["0"]["history"]]
+    for name, weights in runs["0"]["model"].items():
+        assert torch.equal(weights, runs["2"]["model"][name]), name
+
+
+def test_a_device_that_is_not_one_or_absent_is_refused(tmp_path, capsys):
+    common = ["locator", "--scenes", str(tmp_path), "--work", str(tmp_path)]
+    with pytest.raises(SystemExit):
+        train([*common, "--device", "abacus"])
+    assert "--device 'abacus' is not a device" in capsys.readouterr().err
+    if not torch.cuda.is_available():
+        with pytest.raises(SystemExit):
+            train([*common, "--device", "cuda"])
+        assert "this machine has no CUDA accelerator" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        train([*common, "--workers", "-1"])
+    assert "--workers is a count of 0 or more" in capsys.readouterr().err
+
+
+def test_only_the_locator_trains_off_this_process_s_cpu(tmp_path):
+    from model.recogniser.nets import Classifier
+    from model.recogniser.train import run_steps
+
+    def batch_loss(step, generator):
+        raise AssertionError("never drawn")
+
+    with pytest.raises(ValueError, match="on the CPU in this process only"):
+        run_steps("classifier", Classifier(), [(2, 1e-3)], tmp_path, batch_loss, 1, workers=2)
+
+
 def test_export_refuses_a_model_onnx_disagrees_with(tmp_path):
     from model.recogniser.export import ParityError, check_parity, legacy_export
 

@@ -17,7 +17,8 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -62,7 +63,7 @@ class Checkpoint:
     def load(self, model: nn.Module, optimiser: torch.optim.Optimizer) -> tuple[int, list, dict]:
         if not self.path.exists():
             return 0, [], {}
-        state = torch.load(self.path, weights_only=False)
+        state = torch.load(self.path, weights_only=False, map_location="cpu")
         model.load_state_dict(state["model"])
         optimiser.load_state_dict(state["optimiser"])
         return state["step"], state["history"], state["extra"]
@@ -96,32 +97,97 @@ def cosine_rounds(rounds: list[tuple[int, float]]) -> Callable[[int], float]:
     return rate
 
 
+def step_generator(seed: int, step: int) -> torch.Generator:
+    """The random source of one step's batch: a function of (seed, step) alone."""
+    return torch.Generator().manual_seed(seed * 1_000_003 + step)
+
+
+@dataclass(frozen=True)
+class Batches:
+    """A training stage's batches in two halves: ``draw`` (step, generator) → CPU tensors,
+    which worker processes can run ahead of the model, and ``loss`` (those tensors on the
+    model's device) → (loss, parts). Called as one, it is a plain ``batch_loss``."""
+
+    draw: Callable[[int, torch.Generator], tuple[torch.Tensor, ...]]
+    loss: Callable[[tuple[torch.Tensor, ...]], tuple[torch.Tensor, dict]]
+
+    def __call__(self, step: int, generator: torch.Generator):
+        return self.loss(self.draw(step, generator))
+
+
+class _Drawn(torch.utils.data.Dataset):
+    def __init__(self, draw, seed: int, start: int, steps: int) -> None:
+        self.draw, self.seed, self.start, self.steps = draw, seed, start, steps
+
+    def __len__(self) -> int:
+        return self.steps - self.start
+
+    def __getitem__(self, i: int) -> tuple[torch.Tensor, ...]:
+        step = self.start + i
+        return self.draw(step, step_generator(self.seed, step))
+
+
+def drawn_batches(
+    batches: Batches, seed: int, start: int, steps: int, workers: int, device: torch.device
+) -> Iterator[tuple[torch.Tensor, ...]]:
+    """The batches of steps start…steps-1 in order, on ``device``, drawn ahead by ``workers``
+    processes (0: drawn here, one at a time). The same (seed, step) gives the same batch
+    either way, so a resumed or a parallel run sees what a plain one sees."""
+    if workers == 0:
+        for step in range(start, steps):
+            yield tuple(t.to(device) for t in batches.draw(step, step_generator(seed, step)))
+        return
+    loader = torch.utils.data.DataLoader(
+        _Drawn(batches.draw, seed, start, steps),
+        batch_size=None,
+        num_workers=workers,
+        prefetch_factor=8,
+        pin_memory=device.type == "cuda",
+        # The draws are closures over the samples in memory: forked workers share them.
+        multiprocessing_context="fork",
+    )
+    for drawn in loader:
+        yield tuple(t.to(device, non_blocking=True) for t in drawn)
+
+
 def run_steps(
     name: str,
     model: nn.Module,
     rounds: list[tuple[int, float]],
     work: Path,
-    batch_loss: Callable[[int, torch.Generator], tuple[torch.Tensor, dict]],
+    batch_loss: Callable[[int, torch.Generator], tuple[torch.Tensor, dict]] | Batches,
     seed: int,
     prepare: Callable[[nn.Module], None] | None = None,
+    device: str = "cpu",
+    workers: int = 0,
 ) -> list[dict]:
     """The shared loop: AdamW with cosine rounds (``cosine_rounds``), resumable at any
     checkpoint. The batch of step k depends only on (seed, k), so a resumed run sees the same
-    batches."""
+    batches. A stage whose ``batch_loss`` is ``Batches`` may train on another ``device`` (an
+    accelerator) with its batches drawn ahead by ``workers`` processes; the model comes back
+    on the CPU."""
+    target = torch.device(device)
+    if not isinstance(batch_loss, Batches) and (target.type != "cpu" or workers):
+        raise ValueError(f"{name} trains on the CPU in this process only")
     steps = sum(length for length, _ in rounds)
     rate = cosine_rounds(rounds)
+    model.to(target)
     optimiser = torch.optim.AdamW(model.parameters(), lr=rounds[0][1], weight_decay=1e-4)
     checkpoint = Checkpoint(work / f"{name}.ckpt")
     start, history, _ = checkpoint.load(model, optimiser)
     model.train()
     if prepare is not None:
         prepare(model)
+    if isinstance(batch_loss, Batches):
+        stream = drawn_batches(batch_loss, seed, start, steps, workers, target)
+        next_loss = lambda step: batch_loss.loss(next(stream))  # noqa: E731
+    else:
+        next_loss = lambda step: batch_loss(step, step_generator(seed, step))  # noqa: E731
     bar = tqdm(range(start, steps), desc=name, unit="step", initial=start, total=steps)
     for step in bar:
         for group in optimiser.param_groups:
             group["lr"] = rate(step)
-        generator = torch.Generator().manual_seed(seed * 1_000_003 + step)
-        loss, parts = batch_loss(step, generator)
+        loss, parts = next_loss(step)
         optimiser.zero_grad()
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 5.0)
@@ -131,6 +197,7 @@ def run_steps(
         bar.set_postfix(loss=f"{value:.4f}")
         if (step + 1) % CHECKPOINT_EVERY == 0 or step + 1 == steps:
             checkpoint.save(model, optimiser, step + 1, history, {})
+    model.to("cpu")
     model.eval()
     return history
 
@@ -192,8 +259,8 @@ def locator_batches(
     small_focus: float = 1.0,
     fold: float = 0.0,
     peaks: str = "round",
-):
-    """The locator's loss on the batch of each step (see ``run_steps``), its crops drawn by
+) -> Batches:
+    """The locator's batches and loss (see ``run_steps``), its crops drawn by
     ``crop_weights``, its heat taught with ``peaks`` (``targets.locator_targets``). With
     ``fold``, the samples' "teacher" heads (``fold_locator``) weigh in: the divergence of the
     heat from theirs, per peak, times ``fold``."""
@@ -206,7 +273,7 @@ def locator_batches(
     size = images.shape[1]
     weights = torch.from_numpy(crop_weights(truths, counts, small_focus))
 
-    def batch_loss(step: int, generator: torch.Generator):
+    def draw(step: int, generator: torch.Generator) -> tuple[torch.Tensor, ...]:
         pick = torch.multinomial(weights, batch, replacement=True, generator=generator).numpy()
         heads, heat_w, reg_w = [], [], []
         for i in pick:
@@ -215,25 +282,34 @@ def locator_batches(
             heads.append(h)
             heat_w.append(hw)
             reg_w.append(rw)
-        target = torch.from_numpy(np.stack(heads))
-        heat_weight = torch.from_numpy(np.stack(heat_w))[:, None]
-        reg_weight = torch.from_numpy(np.stack(reg_w))[:, None]
-        out = model.raw(jitter(normalise(images[pick]), generator))
+        drawn = (
+            jitter(normalise(images[pick]), generator),
+            torch.from_numpy(np.stack(heads)),
+            torch.from_numpy(np.stack(heat_w))[:, None],
+            torch.from_numpy(np.stack(reg_w))[:, None],
+        )
+        if teacher is None:
+            return drawn
+        return (*drawn, torch.from_numpy(teacher[pick, :1].astype(np.float32)))
+
+    def loss(drawn: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, dict]:
+        x, target, heat_weight, reg_weight = drawn[:4]
+        out = model.raw(x)
         heat = focal_loss(out[:, :1], target[:, :1], heat_weight)
-        error = torch.abs(out[:, 1:] - target[:, 1:]) * REGRESSION_WEIGHTS
+        regression_weights = REGRESSION_WEIGHTS.to(out.device)
+        error = torch.abs(out[:, 1:] - target[:, 1:]) * regression_weights
         reg = (
-            (error * reg_weight).sum() / reg_weight.sum().clamp(min=1.0) / REGRESSION_WEIGHTS.sum()
+            (error * reg_weight).sum() / reg_weight.sum().clamp(min=1.0) / regression_weights.sum()
         )
         parts = {"heat": heat.item(), "regression": reg.item()}
         if teacher is None:
             return heat + reg, parts
-        taught = torch.from_numpy(teacher[pick, :1].astype(np.float32))
         positives = target[:, :1].eq(1.0).sum().clamp(min=1.0)
-        folded = turns_divergence(out[:, :1], taught) / positives
+        folded = turns_divergence(out[:, :1], drawn[4]) / positives
         parts["turns"] = folded.item()
         return heat + reg + fold * folded, parts
 
-    return batch_loss
+    return Batches(draw, loss)
 
 
 def train_locator(
@@ -244,16 +320,19 @@ def train_locator(
     seed: int,
     more: tuple[int, ...] = (),
     peaks: str = "round",
+    device: str = "cpu",
+    workers: int = 0,
 ) -> Locator:
     """``steps`` from scratch, then one warm restart per entry of ``more``, each at half the
-    previous peak rate; the heat taught with ``peaks``."""
+    previous peak rate; the heat taught with ``peaks``; on ``device``, its batches drawn
+    ahead by ``workers`` processes (``run_steps``)."""
     torch.manual_seed(seed)
     model = Locator()
     rounds = [(steps, LOCATOR_RATE)]
     for length in more:
         rounds.append((length, rounds[-1][1] / 2))
     batch_loss = locator_batches(samples, model, batch, peaks=peaks)
-    history = run_steps("locator", model, rounds, work, batch_loss, seed)
+    history = run_steps("locator", model, rounds, work, batch_loss, seed, None, device, workers)
     (work / "locator-history.json").write_text(json.dumps(history))
     return model
 
@@ -269,13 +348,26 @@ def grow_locator(
     seed: int,
     start: Path,
     peaks: str = "round",
+    device: str = "cpu",
+    workers: int = 0,
 ) -> Locator:
     """The locator in the ONNX file ``start`` grown into the fine one (``grow.py``), then
     trained ``steps`` more with its batch norms fixed, the heat taught with ``peaks``."""
     from model.recogniser.grow import grown, locator_from_onnx
 
     grown_locator = grown(locator_from_onnx(start))
-    return _train_on(grown_locator, "locator-grown", samples, work, steps, batch, seed, peaks=peaks)
+    return _train_on(
+        grown_locator,
+        "locator-grown",
+        samples,
+        work,
+        steps,
+        batch,
+        seed,
+        peaks=peaks,
+        device=device,
+        workers=workers,
+    )
 
 
 def tune_locator(
@@ -287,6 +379,8 @@ def tune_locator(
     start: Path,
     small_focus: float = 1.0,
     peaks: str = "round",
+    device: str = "cpu",
+    workers: int = 0,
 ) -> Locator:
     """The locator in the ONNX file ``start`` trained ``steps`` more, its batch norms fixed:
     how a shipped locator learns from newly rendered scenes without starting again (crops
@@ -304,6 +398,8 @@ def tune_locator(
         seed,
         small_focus,
         peaks=peaks,
+        device=device,
+        workers=workers,
     )
 
 
@@ -316,6 +412,8 @@ def fold_locator(
     start: Path,
     fold: float,
     peaks: str = "round",
+    device: str = "cpu",
+    workers: int = 0,
 ) -> Locator:
     """The locator in the ONNX file ``start`` taught to give in one pass the heat it gives as
     the mean of its four turns (``scanner/vision/turns.py``): trained ``steps`` more, its batch
@@ -334,6 +432,8 @@ def fold_locator(
         seed,
         fold=fold,
         peaks=peaks,
+        device=device,
+        workers=workers,
     )
 
 
@@ -370,13 +470,23 @@ def _train_on(
     small_focus: float = 1.0,
     fold: float = 0.0,
     peaks: str = "round",
+    device: str = "cpu",
+    workers: int = 0,
 ) -> Locator:
     from model.recogniser.onnx_weights import freeze_norms
 
     torch.manual_seed(seed)
     batch_loss = locator_batches(samples, model, batch, small_focus, fold, peaks)
     history = run_steps(
-        name, model, [(steps, GROW_RATE)], work, batch_loss, seed, prepare=freeze_norms
+        name,
+        model,
+        [(steps, GROW_RATE)],
+        work,
+        batch_loss,
+        seed,
+        prepare=freeze_norms,
+        device=device,
+        workers=workers,
     )
     (work / f"{name}-history.json").write_text(json.dumps(history))
     return model
@@ -492,7 +602,7 @@ def load_trained(kind: str, work: Path) -> nn.Module:
         "locator-folded": Locator,
     }
     model = makers.get(kind, Classifier)()
-    state = torch.load(work / f"{kind}.ckpt", weights_only=False)
+    state = torch.load(work / f"{kind}.ckpt", weights_only=False, map_location="cpu")
     model.load_state_dict(state["model"])
     return model.eval()
 
@@ -675,11 +785,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--crops-per-scene", type=int, default=12, help="locator crops per scene")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--device",
+        default="cpu",
+        help="every stage that trains the locator: where it trains, e.g. cuda on a machine "
+        "with an accelerator (default cpu; the other models always train on the CPU)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="every stage that trains the locator: processes that draw its batches ahead of "
+        "the model, the same batches as drawn in one (default 0: drawn in one)",
+    )
     args = parser.parse_args(argv)
     if args.small_focus <= 0:
         parser.error(f"--small-focus is a positive factor, not {args.small_focus}")
     if args.fold < 0:
         parser.error(f"--fold is a weight of 0 or more, not {args.fold}")
+    if args.workers < 0:
+        parser.error(f"--workers is a count of 0 or more, not {args.workers}")
+    try:
+        where = torch.device(args.device)
+    except RuntimeError:
+        parser.error(f"--device {args.device!r} is not a device: cpu, cuda or cuda:N")
+    if where.type == "cuda" and not torch.cuda.is_available():
+        parser.error(f"--device {args.device}: this machine has no CUDA accelerator")
     if args.distil > 0 and args.classifier_from is None:
         parser.error(
             "--distil keeps a classifier near the one it goes on from: give --classifier-from"
@@ -698,14 +829,15 @@ def main(argv: list[str] | None = None) -> int:
             cut_classifier_samples(args.scenes, classifier_samples, seed=args.seed)
     more = tuple(n for n in args.locator_more if n > 0)
     locate = (locator_samples, args.work, args.locator_steps, args.batch, args.seed)
+    runs_on = {"device": args.device, "workers": args.workers}
     if args.stage == "locator":
-        train_locator(*locate, more, args.peaks)
+        train_locator(*locate, more, args.peaks, **runs_on)
     elif args.stage == "all":
         # The classifier learns from the marks of the locator at the end of its first round:
         # its false marks are more varied than the finished locator's, and a classifier mined
         # from them lets fewer phantoms through (measured: 95 against 140 on 60 validation
         # scenes). The warm restarts come after.
-        train_locator(*locate, peaks=args.peaks)
+        train_locator(*locate, peaks=args.peaks, **runs_on)
     mined = args.work / "classifier-mined.npz"
     if args.stage in ("mine", "all") and not mined.exists():
         # The classifier learns from the trained locator's own marks: export the locator
@@ -727,7 +859,7 @@ def main(argv: list[str] | None = None) -> int:
             args.distil,
         )
     if args.stage == "all" and more:
-        train_locator(*locate, more, args.peaks)
+        train_locator(*locate, more, args.peaks, **runs_on)
     if args.stage == "grow" or (args.stage == "all" and args.grow_steps > 0):
         start = args.grow_from
         if start is None:
@@ -735,7 +867,7 @@ def main(argv: list[str] | None = None) -> int:
 
             start = export_locator(args.work, args.work / "restarted")
         grow = (locator_samples, args.work, args.grow_steps, args.batch, args.seed, start)
-        grow_locator(*grow, args.peaks)
+        grow_locator(*grow, args.peaks, **runs_on)
     if args.stage == "tune":
         tune_locator(
             locator_samples,
@@ -746,6 +878,7 @@ def main(argv: list[str] | None = None) -> int:
             args.tune_from,
             args.small_focus,
             args.peaks,
+            **runs_on,
         )
     if args.stage == "fold":
         from model.recogniser.export import export_locator
@@ -764,6 +897,7 @@ def main(argv: list[str] | None = None) -> int:
             args.tune_from,
             args.fold,
             args.peaks,
+            **runs_on,
         )
         export_locator(args.work, args.out, "locator-folded")
     if args.stage in ("export", "all"):
