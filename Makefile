@@ -18,7 +18,8 @@ FONT_PROBES := /usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed-Bold.ttf \
 # exported locator's marks, with checkpoints (an interrupted run resumes where it stopped), export and check ONNX.
 MODEL_WORK ?= build/model
 MODEL_SCENES ?= 2000
-# more options for the training, e.g. make model MODEL_ARGS="--peaks oval"
+# more options for the training, e.g. make model MODEL_ARGS="--peaks oval", or
+# MODEL_ARGS="--device cuda --workers 7" to train the locator on an accelerator
 MODEL_ARGS ?=
 TRAIN_STAMP := $(VENV)/.train-installed
 
