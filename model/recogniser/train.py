@@ -312,6 +312,17 @@ def locator_batches(
     return Batches(draw, loss)
 
 
+@dataclass(frozen=True)
+class Teaching:
+    """How every stage that trains the locator teaches it: the heat peak round each index
+    centre (``targets.PEAKS``), the device it trains on, and the processes that draw its batches
+    ahead (``run_steps``)."""
+
+    peaks: str = "round"
+    device: str = "cpu"
+    workers: int = 0
+
+
 def train_locator(
     samples: Path,
     work: Path,
@@ -319,20 +330,26 @@ def train_locator(
     batch: int,
     seed: int,
     more: tuple[int, ...] = (),
-    peaks: str = "round",
-    device: str = "cpu",
-    workers: int = 0,
+    teaching: Teaching = Teaching(),
 ) -> Locator:
     """``steps`` from scratch, then one warm restart per entry of ``more``, each at half the
-    previous peak rate; the heat taught with ``peaks``; on ``device``, its batches drawn
-    ahead by ``workers`` processes (``run_steps``)."""
+    previous peak rate, taught as ``teaching`` says."""
     torch.manual_seed(seed)
     model = Locator()
     rounds = [(steps, LOCATOR_RATE)]
     for length in more:
         rounds.append((length, rounds[-1][1] / 2))
-    batch_loss = locator_batches(samples, model, batch, peaks=peaks)
-    history = run_steps("locator", model, rounds, work, batch_loss, seed, None, device, workers)
+    batch_loss = locator_batches(samples, model, batch, peaks=teaching.peaks)
+    history = run_steps(
+        "locator",
+        model,
+        rounds,
+        work,
+        batch_loss,
+        seed,
+        device=teaching.device,
+        workers=teaching.workers,
+    )
     (work / "locator-history.json").write_text(json.dumps(history))
     return model
 
@@ -347,27 +364,15 @@ def grow_locator(
     batch: int,
     seed: int,
     start: Path,
-    peaks: str = "round",
-    device: str = "cpu",
-    workers: int = 0,
+    teaching: Teaching = Teaching(),
 ) -> Locator:
     """The locator in the ONNX file ``start`` grown into the fine one (``grow.py``), then
-    trained ``steps`` more with its batch norms fixed, the heat taught with ``peaks``."""
+    trained ``steps`` more with its batch norms fixed, taught as ``teaching`` says."""
     from model.recogniser.grow import grown, locator_from_onnx
 
     grown_locator = grown(locator_from_onnx(start))
-    return _train_on(
-        grown_locator,
-        "locator-grown",
-        samples,
-        work,
-        steps,
-        batch,
-        seed,
-        peaks=peaks,
-        device=device,
-        workers=workers,
-    )
+    data = (samples, work, steps, batch, seed)
+    return _train_on(grown_locator, "locator-grown", *data, teaching=teaching)
 
 
 def tune_locator(
@@ -378,28 +383,17 @@ def tune_locator(
     seed: int,
     start: Path,
     small_focus: float = 1.0,
-    peaks: str = "round",
-    device: str = "cpu",
-    workers: int = 0,
+    teaching: Teaching = Teaching(),
 ) -> Locator:
     """The locator in the ONNX file ``start`` trained ``steps`` more, its batch norms fixed:
     how a shipped locator learns from newly rendered scenes without starting again (crops
-    holding small indices drawn ``small_focus`` times as often, see ``crop_weights``; the heat
-    taught with ``peaks``)."""
+    holding small indices drawn ``small_focus`` times as often, see ``crop_weights``), taught as
+    ``teaching`` says."""
     from model.recogniser.grow import locator_from_onnx
 
+    data = (samples, work, steps, batch, seed)
     return _train_on(
-        locator_from_onnx(start),
-        "locator-tuned",
-        samples,
-        work,
-        steps,
-        batch,
-        seed,
-        small_focus,
-        peaks=peaks,
-        device=device,
-        workers=workers,
+        locator_from_onnx(start), "locator-tuned", *data, small_focus, teaching=teaching
     )
 
 
@@ -411,29 +405,18 @@ def fold_locator(
     seed: int,
     start: Path,
     fold: float,
-    peaks: str = "round",
-    device: str = "cpu",
-    workers: int = 0,
+    teaching: Teaching = Teaching(),
 ) -> Locator:
     """The locator in the ONNX file ``start`` taught to give in one pass the heat it gives as
     the mean of its four turns (``scanner/vision/turns.py``): trained ``steps`` more, its batch
     norms fixed, on samples holding those heads ("teacher", see ``cut_folded_samples``), the
-    divergence from them weighing ``fold`` beside the truth's loss (the truth's heat taught
-    with ``peaks``)."""
+    divergence from them weighing ``fold`` beside the truth's loss, taught as ``teaching``
+    says."""
     from model.recogniser.grow import locator_from_onnx
 
+    data = (samples, work, steps, batch, seed)
     return _train_on(
-        locator_from_onnx(start),
-        "locator-folded",
-        samples,
-        work,
-        steps,
-        batch,
-        seed,
-        fold=fold,
-        peaks=peaks,
-        device=device,
-        workers=workers,
+        locator_from_onnx(start), "locator-folded", *data, fold=fold, teaching=teaching
     )
 
 
@@ -469,14 +452,12 @@ def _train_on(
     seed: int,
     small_focus: float = 1.0,
     fold: float = 0.0,
-    peaks: str = "round",
-    device: str = "cpu",
-    workers: int = 0,
+    teaching: Teaching = Teaching(),
 ) -> Locator:
     from model.recogniser.onnx_weights import freeze_norms
 
     torch.manual_seed(seed)
-    batch_loss = locator_batches(samples, model, batch, small_focus, fold, peaks)
+    batch_loss = locator_batches(samples, model, batch, small_focus, fold, teaching.peaks)
     history = run_steps(
         name,
         model,
@@ -485,8 +466,8 @@ def _train_on(
         batch_loss,
         seed,
         prepare=freeze_norms,
-        device=device,
-        workers=workers,
+        device=teaching.device,
+        workers=teaching.workers,
     )
     (work / f"{name}-history.json").write_text(json.dumps(history))
     return model
@@ -829,15 +810,15 @@ def main(argv: list[str] | None = None) -> int:
             cut_classifier_samples(args.scenes, classifier_samples, seed=args.seed)
     more = tuple(n for n in args.locator_more if n > 0)
     locate = (locator_samples, args.work, args.locator_steps, args.batch, args.seed)
-    runs_on = {"device": args.device, "workers": args.workers}
+    teaching = Teaching(args.peaks, args.device, args.workers)
     if args.stage == "locator":
-        train_locator(*locate, more, args.peaks, **runs_on)
+        train_locator(*locate, more, teaching)
     elif args.stage == "all":
         # The classifier learns from the marks of the locator at the end of its first round:
         # its false marks are more varied than the finished locator's, and a classifier mined
         # from them lets fewer phantoms through (measured: 95 against 140 on 60 validation
         # scenes). The warm restarts come after.
-        train_locator(*locate, peaks=args.peaks, **runs_on)
+        train_locator(*locate, teaching=teaching)
     mined = args.work / "classifier-mined.npz"
     if args.stage in ("mine", "all") and not mined.exists():
         # The classifier learns from the trained locator's own marks: export the locator
@@ -859,7 +840,7 @@ def main(argv: list[str] | None = None) -> int:
             args.distil,
         )
     if args.stage == "all" and more:
-        train_locator(*locate, more, args.peaks, **runs_on)
+        train_locator(*locate, more, teaching)
     if args.stage == "grow" or (args.stage == "all" and args.grow_steps > 0):
         start = args.grow_from
         if start is None:
@@ -867,7 +848,7 @@ def main(argv: list[str] | None = None) -> int:
 
             start = export_locator(args.work, args.work / "restarted")
         grow = (locator_samples, args.work, args.grow_steps, args.batch, args.seed, start)
-        grow_locator(*grow, args.peaks, **runs_on)
+        grow_locator(*grow, teaching)
     if args.stage == "tune":
         tune_locator(
             locator_samples,
@@ -877,8 +858,7 @@ def main(argv: list[str] | None = None) -> int:
             args.seed,
             args.tune_from,
             args.small_focus,
-            args.peaks,
-            **runs_on,
+            teaching,
         )
     if args.stage == "fold":
         from model.recogniser.export import export_locator
@@ -896,8 +876,7 @@ def main(argv: list[str] | None = None) -> int:
             args.seed,
             args.tune_from,
             args.fold,
-            args.peaks,
-            **runs_on,
+            teaching,
         )
         export_locator(args.work, args.out, "locator-folded")
     if args.stage in ("export", "all"):
