@@ -19,7 +19,7 @@ FONT_PROBES := /usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed-Bold.ttf \
 MODEL_WORK ?= build/model
 MODEL_SCENES ?= 2000
 # more options for the training, e.g. make model MODEL_ARGS="--peaks oval", or
-# MODEL_ARGS="--device cuda --workers 7" to train the locator on an accelerator
+# MODEL_ARGS="--device cuda --workers 7" to train on an accelerator
 MODEL_ARGS ?=
 TRAIN_STAMP := $(VENV)/.train-installed
 

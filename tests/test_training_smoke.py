@@ -289,6 +289,24 @@ def test_the_locator_s_batches_drawn_by_workers_are_those_drawn_in_one_process(s
         assert torch.equal(weights, runs["2"]["model"][name]), name
 
 
+@pytest.mark.parametrize("stage", ["classifier", "verifier", "refiner", "wider"])
+def test_every_model_s_batches_drawn_by_workers_are_those_drawn_in_one_process(
+    stage, scenes, shipped, tmp_path
+):
+    runs = {}
+    for workers in ("0", "2"):
+        work = tmp_path / workers
+        args = [*stage_args(scenes, work, tmp_path / f"out{workers}"), "--batch", "2"]
+        train(["cut", *args])
+        steps = [f"--{stage}-steps", "3", "--verify-with", str(shipped), "--workers", workers]
+        assert train([stage, *args, *steps]) == 0
+        runs[workers] = torch.load(work / f"{stage}.ckpt", weights_only=False)
+    assert runs["0"]["step"] == 3
+    assert runs["2"]["history"] == runs["0"]["history"]
+    for name, weights in runs["0"]["model"].items():
+        assert torch.equal(weights, runs["2"]["model"][name]), name
+
+
 def test_a_device_that_is_not_one_or_absent_is_refused(tmp_path, capsys):
     common = ["locator", "--scenes", str(tmp_path), "--work", str(tmp_path)]
     with pytest.raises(SystemExit):
@@ -301,17 +319,6 @@ def test_a_device_that_is_not_one_or_absent_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
         train([*common, "--workers", "-1"])
     assert "--workers is a count of 0 or more" in capsys.readouterr().err
-
-
-def test_only_the_locator_trains_off_this_process_s_cpu(tmp_path):
-    from model.recogniser.nets import Classifier
-    from model.recogniser.train import run_steps
-
-    def batch_loss(step, generator):
-        raise AssertionError("never drawn")
-
-    with pytest.raises(ValueError, match="on the CPU in this process only"):
-        run_steps("classifier", Classifier(), [(2, 1e-3)], tmp_path, batch_loss, 1, workers=2)
 
 
 def test_export_refuses_a_model_onnx_disagrees_with(tmp_path):

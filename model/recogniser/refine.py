@@ -166,12 +166,20 @@ def mine_refiner_samples(scenes: Path, locator: Path, out: Path, *, every: int =
 
 
 def train_refiner(
-    samples: Path, work: Path, steps: int, batch: int, seed: int, mined: Path | None = None
+    samples: Path,
+    work: Path,
+    steps: int,
+    batch: int,
+    seed: int,
+    mined: Path | None = None,
+    device: str = "cpu",
+    workers: int = 0,
 ) -> nn.Module:
     """An L1 loss on every part of the answer; the crops' light and colour jittered. With
-    ``mined`` (``mine_refiner_samples``), half of every batch is the locator's own marks."""
+    ``mined`` (``mine_refiner_samples``), half of every batch is the locator's own marks.
+    ``device``, ``workers``: see ``train.run_steps``."""
     from model.recogniser.nets import Refiner
-    from model.recogniser.train import normalise, run_steps
+    from model.recogniser.train import Batches, normalise, run_steps
     from model.recogniser.verify import colour_jitter
 
     torch.manual_seed(seed)
@@ -181,19 +189,24 @@ def train_refiner(
     shares[0] += batch - sum(shares)
     model = Refiner()
 
-    def batch_loss(step: int, generator: torch.Generator):
+    def draw(step: int, generator: torch.Generator) -> tuple[torch.Tensor, ...]:
         picked = [
             (crops[picks], targets[picks])
             for (crops, targets), share in zip(sets, shares, strict=True)
             for picks in [torch.randint(len(crops), (share,), generator=generator).numpy()]
         ]
         x = colour_jitter(normalise(np.concatenate([crops for crops, _ in picked])), generator)
-        y = torch.from_numpy(np.concatenate([targets for _, targets in picked]))
+        return x, torch.from_numpy(np.concatenate([targets for _, targets in picked]))
+
+    def loss_of(drawn: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, dict]:
+        x, y = drawn
         errors = (model(x) - y).abs()
         means = errors.detach().mean(dim=0)
         parts = {name: float(means[k]) for k, name in enumerate(spec.REFINED)}
         return errors.mean(), parts
 
-    history = run_steps("refiner", model, [(steps, REFINER_RATE)], work, batch_loss, seed)
+    rounds = [(steps, REFINER_RATE)]
+    batches = Batches(draw, loss_of)
+    history = run_steps("refiner", model, rounds, work, batches, seed, None, device, workers)
     (work / "refiner-history.json").write_text(json.dumps(history))
     return model

@@ -106,13 +106,10 @@ def step_generator(seed: int, step: int) -> torch.Generator:
 class Batches:
     """A training stage's batches in two halves: ``draw`` (step, generator) → CPU tensors,
     which worker processes can run ahead of the model, and ``loss`` (those tensors on the
-    model's device) → (loss, parts). Called as one, it is a plain ``batch_loss``."""
+    model's device) → (loss, parts)."""
 
     draw: Callable[[int, torch.Generator], tuple[torch.Tensor, ...]]
     loss: Callable[[tuple[torch.Tensor, ...]], tuple[torch.Tensor, dict]]
-
-    def __call__(self, step: int, generator: torch.Generator):
-        return self.loss(self.draw(step, generator))
 
 
 class _Drawn(torch.utils.data.Dataset):
@@ -145,6 +142,9 @@ def drawn_batches(
         pin_memory=device.type == "cuda",
         # The draws are closures over the samples in memory: forked workers share them.
         multiprocessing_context="fork",
+        # The workers' seeds from a generator of their own: drawn from the global one, they
+        # would change the model's dropout masks.
+        generator=torch.Generator().manual_seed(seed),
     )
     for drawn in loader:
         yield tuple(t.to(device, non_blocking=True) for t in drawn)
@@ -155,7 +155,7 @@ def run_steps(
     model: nn.Module,
     rounds: list[tuple[int, float]],
     work: Path,
-    batch_loss: Callable[[int, torch.Generator], tuple[torch.Tensor, dict]] | Batches,
+    batches: Batches,
     seed: int,
     prepare: Callable[[nn.Module], None] | None = None,
     device: str = "cpu",
@@ -163,12 +163,9 @@ def run_steps(
 ) -> list[dict]:
     """The shared loop: AdamW with cosine rounds (``cosine_rounds``), resumable at any
     checkpoint. The batch of step k depends only on (seed, k), so a resumed run sees the same
-    batches. A stage whose ``batch_loss`` is ``Batches`` may train on another ``device`` (an
-    accelerator) with its batches drawn ahead by ``workers`` processes; the model comes back
-    on the CPU."""
+    batches, and so does a run on another ``device`` (an accelerator) with its batches drawn
+    ahead by ``workers`` processes (``drawn_batches``). The model comes back on the CPU."""
     target = torch.device(device)
-    if not isinstance(batch_loss, Batches) and (target.type != "cpu" or workers):
-        raise ValueError(f"{name} trains on the CPU in this process only")
     steps = sum(length for length, _ in rounds)
     rate = cosine_rounds(rounds)
     model.to(target)
@@ -178,16 +175,12 @@ def run_steps(
     model.train()
     if prepare is not None:
         prepare(model)
-    if isinstance(batch_loss, Batches):
-        stream = drawn_batches(batch_loss, seed, start, steps, workers, target)
-        next_loss = lambda step: batch_loss.loss(next(stream))  # noqa: E731
-    else:
-        next_loss = lambda step: batch_loss(step, step_generator(seed, step))  # noqa: E731
+    stream = drawn_batches(batches, seed, start, steps, workers, target)
     bar = tqdm(range(start, steps), desc=name, unit="step", initial=start, total=steps)
     for step in bar:
         for group in optimiser.param_groups:
             group["lr"] = rate(step)
-        loss, parts = next_loss(step)
+        loss, parts = batches.loss(next(stream))
         optimiser.zero_grad()
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 5.0)
@@ -501,6 +494,8 @@ def train_classifier(
     start: Path | None = None,
     distil: float = 0.0,
     name: str = "classifier",
+    device: str = "cpu",
+    workers: int = 0,
 ) -> Classifier:
     """Train the classifier on ``samples``; with ``mined`` (crops where the trained locator
     marks, see ``mine.py``), half of every batch comes from those. With ``start`` (an ONNX
@@ -508,7 +503,8 @@ def train_classifier(
     with ``distil`` > 0 as well, the loss adds that weight times the divergence of its class
     probabilities from the start model's on the same crops (DISTIL_TEMPERATURE), so a round
     on new designs keeps what the start model reads elsewhere. ``name``: its checkpoint's and
-    history's ("wider" for the wider classifier, trained the same way on its own crops)."""
+    history's ("wider" for the wider classifier, trained the same way on its own crops).
+    ``device``, ``workers``: see ``run_steps``."""
     torch.manual_seed(seed)
     data = np.load(samples)
     crops, classes = data["crops"], data["classes"].astype(np.int64)
@@ -532,15 +528,17 @@ def train_classifier(
         example = torch.zeros(1, 3, spec.CROP_H, spec.CROP_W)
         model, rate, prepare = load_folded(model, start, example), TUNE_RATE, freeze_norms
         if distil > 0:
-            teacher = load_folded(Classifier(), start, example).eval()
+            teacher = load_folded(Classifier(), start, example).eval().to(device)
             teacher.requires_grad_(False)
     criterion = nn.CrossEntropyLoss(label_smoothing=0.05)
     weights = torch.from_numpy(weights_np)
 
-    def batch_loss(step: int, generator: torch.Generator):
+    def draw(step: int, generator: torch.Generator) -> tuple[torch.Tensor, ...]:
         pick = torch.multinomial(weights, batch, replacement=True, generator=generator).numpy()
-        x = jitter(normalise(crops[pick]), generator)
-        y = torch.from_numpy(classes[pick])
+        return jitter(normalise(crops[pick]), generator), torch.from_numpy(classes[pick])
+
+    def loss_of(drawn: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, dict]:
+        x, y = drawn
         logits = model(x)
         loss = criterion(logits, y)
         accuracy = float((logits.argmax(1) == y).float().mean())
@@ -552,7 +550,8 @@ def train_classifier(
         return loss + distil * drift, {"accuracy": accuracy, "drift": drift.item()}
 
     rounds = [(steps, rate)]
-    history = run_steps(name, model, rounds, work, batch_loss, seed, prepare=prepare)
+    batches = Batches(draw, loss_of)
+    history = run_steps(name, model, rounds, work, batches, seed, prepare, device, workers)
     (work / f"{name}-history.json").write_text(json.dumps(history))
     return model
 
@@ -598,7 +597,8 @@ def train_and_export_verifier(args: argparse.Namespace) -> None:
     if not samples.exists():
         locator = args.verify_with or args.out / "locator.onnx"
         mine_verifier_samples(args.scenes, locator, samples, seed=args.seed)
-    train_verifier(samples, args.work, args.verifier_steps, args.batch * 8, args.seed)
+    steps = (args.verifier_steps, args.batch * 8, args.seed)
+    train_verifier(samples, args.work, *steps, args.device, args.workers)
     export_verifier(args.work, args.out)
 
 
@@ -613,7 +613,8 @@ def train_and_export_refiner(args: argparse.Namespace) -> None:
         cut_refiner_samples([args.scenes], samples, seed=args.seed)
     if not mined.exists():
         mine_refiner_samples(args.scenes, args.verify_with or args.out / "locator.onnx", mined)
-    train_refiner(samples, args.work, args.refiner_steps, args.batch * 8, args.seed, mined)
+    steps = (args.refiner_steps, args.batch * 8, args.seed)
+    train_refiner(samples, args.work, *steps, mined, args.device, args.workers)
     export_refiner(args.work, args.out)
 
 
@@ -634,7 +635,10 @@ def train_and_export_wider(args: argparse.Namespace) -> None:
         locator = args.verify_with or args.out / "locator.onnx"
         mine_classifier_samples(args.scenes, locator, mined, wider=True)
     batch = args.batch * 8
-    train_classifier(samples, args.work, args.wider_steps, batch, args.seed, mined, name="wider")
+    steps = (args.wider_steps, batch, args.seed)
+    train_classifier(
+        samples, args.work, *steps, mined, name="wider", device=args.device, workers=args.workers
+    )
     export_wider(args.work, args.out)
 
 
@@ -769,15 +773,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--device",
         default="cpu",
-        help="every stage that trains the locator: where it trains, e.g. cuda on a machine "
-        "with an accelerator (default cpu; the other models always train on the CPU)",
+        help="where every stage that trains a model trains, e.g. cuda on a machine with an "
+        "accelerator (default cpu; mining and cutting samples run on the CPU)",
     )
     parser.add_argument(
         "--workers",
         type=int,
         default=0,
-        help="every stage that trains the locator: processes that draw its batches ahead of "
-        "the model, the same batches as drawn in one (default 0: drawn in one)",
+        help="every stage that trains a model: processes that draw its batches ahead of the "
+        "model, the same batches as drawn in one (default 0: drawn in one)",
     )
     args = parser.parse_args(argv)
     if args.small_focus <= 0:
@@ -838,6 +842,8 @@ def main(argv: list[str] | None = None) -> int:
             mined if mined.exists() else None,
             args.classifier_from,
             args.distil,
+            device=args.device,
+            workers=args.workers,
         )
     if args.stage == "all" and more:
         train_locator(*locate, more, teaching)

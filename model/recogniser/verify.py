@@ -91,10 +91,19 @@ def colour_jitter(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     return (pixels.clamp(0, 1) - spec.MEAN) / spec.STD
 
 
-def train_verifier(samples: Path, work: Path, steps: int, batch: int, seed: int) -> nn.Module:
-    """Half of every batch on a card, half off every card."""
+def train_verifier(
+    samples: Path,
+    work: Path,
+    steps: int,
+    batch: int,
+    seed: int,
+    device: str = "cpu",
+    workers: int = 0,
+) -> nn.Module:
+    """Half of every batch on a card, half off every card (``device``, ``workers``: see
+    ``train.run_steps``)."""
     from model.recogniser.nets import Verifier
-    from model.recogniser.train import normalise, run_steps
+    from model.recogniser.train import Batches, normalise, run_steps
 
     torch.manual_seed(seed)
     data = np.load(samples)
@@ -105,7 +114,7 @@ def train_verifier(samples: Path, work: Path, steps: int, batch: int, seed: int)
     model = Verifier()
     criterion = nn.BCEWithLogitsLoss()
 
-    def batch_loss(step: int, generator: torch.Generator):
+    def draw(step: int, generator: torch.Generator) -> tuple[torch.Tensor, ...]:
         half = batch // 2
         pick = np.concatenate(
             [
@@ -113,12 +122,16 @@ def train_verifier(samples: Path, work: Path, steps: int, batch: int, seed: int)
                 false[torch.randint(len(false), (batch - half,), generator=generator).numpy()],
             ]
         )
-        x = colour_jitter(normalise(crops[pick]), generator)
-        y = torch.from_numpy(labels[pick])[:, None]
+        return colour_jitter(normalise(crops[pick]), generator), torch.from_numpy(labels[pick])
+
+    def loss_of(drawn: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, dict]:
+        x, y = drawn[0], drawn[1][:, None]
         logits = model(x)
         accuracy = float(((logits > 0).float() == y).float().mean())
         return criterion(logits, y), {"accuracy": accuracy}
 
-    history = run_steps("verifier", model, [(steps, VERIFIER_RATE)], work, batch_loss, seed)
+    rounds = [(steps, VERIFIER_RATE)]
+    batches = Batches(draw, loss_of)
+    history = run_steps("verifier", model, rounds, work, batches, seed, None, device, workers)
     (work / "verifier-history.json").write_text(json.dumps(history))
     return model
