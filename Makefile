@@ -18,6 +18,8 @@ FONT_PROBES := /usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed-Bold.ttf \
 # exported locator's marks, with checkpoints (an interrupted run resumes where it stopped), export and check ONNX.
 MODEL_WORK ?= build/model
 MODEL_SCENES ?= 2000
+# processes that render the scenes: every core (the scenes come out the same)
+MODEL_JOBS ?= $(shell nproc)
 # more options for the training, e.g. make model MODEL_ARGS="--peaks oval", or
 # MODEL_ARGS="--device cuda --workers 7" to train on an accelerator
 MODEL_ARGS ?=
@@ -87,7 +89,7 @@ $(TRAIN_STAMP): $(STAMP)
 	touch $(TRAIN_STAMP)
 
 model: $(TRAIN_STAMP) fonts
-	$(BIN)/handfoot synth --out $(MODEL_WORK)/scenes --count $(MODEL_SCENES) --seed 1001 --jobs 2 --resume
+	$(BIN)/handfoot synth --out $(MODEL_WORK)/scenes --count $(MODEL_SCENES) --seed 1001 --jobs $(MODEL_JOBS) --resume
 	$(BIN)/python -m model.recogniser.train all --scenes $(MODEL_WORK)/scenes \
 		--work $(MODEL_WORK) --out model $(MODEL_ARGS)
 
