@@ -122,10 +122,11 @@ def train_verifier(
                 false[torch.randint(len(false), (batch - half,), generator=generator).numpy()],
             ]
         )
-        return colour_jitter(normalise(crops[pick]), generator), torch.from_numpy(labels[pick])
+        x = colour_jitter(normalise(crops[pick]), generator)
+        return x, torch.from_numpy(labels[pick])[:, None]
 
     def loss_of(drawn: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, dict]:
-        x, y = drawn[0], drawn[1][:, None]
+        x, y = drawn
         logits = model(x)
         accuracy = float(((logits > 0).float() == y).float().mean())
         return criterion(logits, y), {"accuracy": accuracy}
