@@ -275,31 +275,20 @@ def test_training_is_reproducible_from_its_seed(scenes, tmp_path):
     assert losses[0] == losses[1]
 
 
-def test_the_locator_s_batches_drawn_by_workers_are_those_drawn_in_one_process(scenes, tmp_path):
-    runs = {}
-    for workers in ("0", "2"):
-        work = tmp_path / workers
-        args = ["--scenes", str(scenes), "--work", str(work), "--threads", "1", "--batch", "2"]
-        train(["cut", *args])
-        steps = ["--locator-steps", "5", "--locator-more", "--workers", workers]
-        assert train(["locator", *args, *steps]) == 0
-        runs[workers] = torch.load(work / "locator.ckpt", weights_only=False)
-    assert [h["loss"] for h in runs["2"]["history"]] == [h["loss"] for h in runs["0"]["history"]]
-    for name, weights in runs["0"]["model"].items():
-        assert torch.equal(weights, runs["2"]["model"][name]), name
-
-
-@pytest.mark.parametrize("stage", ["classifier", "verifier", "refiner", "wider"])
+@pytest.mark.parametrize("stage", ["locator", "classifier", "verifier", "refiner", "wider"])
 def test_every_model_s_batches_drawn_by_workers_are_those_drawn_in_one_process(
     stage, scenes, shipped, tmp_path
 ):
+    steps = {"locator": ["--locator-steps", "3", "--locator-more"]}.get(
+        stage, [f"--{stage}-steps", "3"]
+    )
     runs = {}
     for workers in ("0", "2"):
         work = tmp_path / workers
         args = [*stage_args(scenes, work, tmp_path / f"out{workers}"), "--batch", "2"]
         train(["cut", *args])
-        steps = [f"--{stage}-steps", "3", "--verify-with", str(shipped), "--workers", workers]
-        assert train([stage, *args, *steps]) == 0
+        given = [*steps, "--verify-with", str(shipped), "--workers", workers]
+        assert train([stage, *args, *given]) == 0
         runs[workers] = torch.load(work / f"{stage}.ckpt", weights_only=False)
     assert runs["0"]["step"] == 3
     assert runs["2"]["history"] == runs["0"]["history"]
