@@ -310,6 +310,68 @@ def test_a_device_that_is_not_one_or_absent_is_refused(tmp_path, capsys):
     assert "--workers is a count of 0 or more" in capsys.readouterr().err
 
 
+def test_crops_cut_in_parts_are_each_part_s_crops_in_order_however_many_cut_them(tmp_path):
+    from model.recogniser.dataset import cut_locator_parts, cut_locator_samples
+
+    scenes = tmp_path / "scenes"
+    write_scenes_for_tests(scenes, count=5, size=(320, 240))
+    # each part by hand: its scenes linked into a folder of their own, cut with seed + k
+    expected = []
+    for k in range(2):
+        own = tmp_path / f"own{k}"
+        own.mkdir()
+        for label in sorted(scenes.glob("scene_*.json"))[k::2]:
+            for path in (label, label.with_suffix(".jpg")):
+                (own / path.name).symlink_to(path)
+        cut = cut_locator_samples(own, tmp_path / f"own{k}.npz", per_scene=4, seed=40 + k)
+        expected.append(np.load(cut))
+    options = {"per_scene": 4, "seed": 40}
+    one = np.load(cut_locator_parts(scenes, tmp_path / "one.npz", 2, processes=1, **options))
+    two = np.load(cut_locator_parts(scenes, tmp_path / "two.npz", 2, processes=2, **options))
+    for key in ("images", "truths", "counts"):
+        whole = np.concatenate([part[key] for part in expected])
+        assert np.array_equal(one[key], whole) and np.array_equal(two[key], whole), key
+    assert sorted(path.name for path in tmp_path.glob("*.npz")) == [
+        "one.npz",
+        "own0.npz",
+        "own1.npz",
+        "two.npz",
+    ]  # no part left behind
+    # one part is the plain cut with the seed itself
+    plain = np.load(cut_locator_samples(scenes, tmp_path / "plain.npz", per_scene=4, seed=40))
+    alone = np.load(cut_locator_parts(scenes, tmp_path / "alone.npz", 1, **options))
+    assert np.array_equal(plain["images"], alone["images"])
+    with pytest.raises(ValueError, match="leave parts empty"):
+        cut_locator_parts(scenes, tmp_path / "six.npz", 6, **options)
+
+
+def test_a_part_cut_before_an_interruption_is_kept(tmp_path, monkeypatch):
+    from model.recogniser import dataset
+
+    scenes = tmp_path / "scenes"
+    write_scenes_for_tests(scenes, count=3, size=(320, 240))
+    out = tmp_path / "samples.npz"
+    options = {"per_scene": 2, "seed": 3}
+    first = np.load(dataset.cut_locator_parts(scenes, out, 3, **options))["images"]
+    out.unlink()
+    dataset.cut_locator_samples(
+        scenes, tmp_path / "samples.part1.npz", per_scene=2, seed=4, part=(1, 3)
+    )
+    cut = []
+    real = dataset.cut_locator_samples
+    monkeypatch.setattr(
+        dataset, "cut_locator_samples", lambda *a, **k: cut.append(k["part"]) or real(*a, **k)
+    )
+    again = np.load(dataset.cut_locator_parts(scenes, out, 3, **options))["images"]
+    assert cut == [(0, 3), (2, 3)] and np.array_equal(again, first)
+
+
+def test_cut_parts_that_are_not_a_count_are_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        train(["cut", "--scenes", str(tmp_path), "--work", str(tmp_path), "--cut-parts", "0"])
+    assert "--cut-parts is a count of 1 or more" in capsys.readouterr().err
+
+
 def test_export_refuses_a_model_onnx_disagrees_with(tmp_path):
     from model.recogniser.export import ParityError, check_parity, legacy_export
 

@@ -5,6 +5,7 @@ an interrupted training run starts again without cutting them twice."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 from collections.abc import Callable
 from pathlib import Path
 
@@ -71,18 +72,23 @@ def cut_locator_samples(
     seed: int = 0,
     teacher: Callable[[np.ndarray], np.ndarray] | None = None,
     stride: int = 1,
+    part: tuple[int, int] = (0, 1),
 ) -> Path:
     """Square crops of frames, most of them around a readable index, with the indices they
     hold (in crop px). Writes ``out`` (npz) and returns it. With ``teacher`` (an RGB frame →
     heads [1, C, H / stride, W / stride] on its grid of ``stride`` px), each crop starts on a
     multiple of ``stride`` and the teacher's heads over it, read on the whole frame, are kept
-    too ("teacher", float16 [N, C, size / stride, size / stride])."""
+    too ("teacher", float16 [N, C, size / stride, size / stride]). ``part`` (k, n): only the
+    scenes k, k + n, k + 2n … of the folder (see ``cut_locator_parts``)."""
     if size % stride:
         raise ValueError(f"a crop of {size} px does not fall on a grid of {stride} px")
+    k, n = part
+    if not 0 <= k < n:
+        raise ValueError(f"part {k} of {n} is not one of the parts")
     rng = np.random.default_rng(seed)
     images, rows, counts, taught = [], [], [], []
     cells = size // stride
-    for path in tqdm(scene_files(folder), desc="locator crops", unit="scene"):
+    for path in tqdm(scene_files(folder)[k::n], desc="locator crops", unit="scene"):
         frame, labels = _load(path)
         heads = None if teacher is None else teacher(frame)[0]
         truths = index_truths(labels)
@@ -122,6 +128,47 @@ def cut_locator_samples(
         arrays["teacher"] = np.stack(taught)
     np.savez(out, **arrays)
     return out
+
+
+def cut_locator_parts(
+    folder: Path, out: Path, parts: int, *, per_scene: int, seed: int, processes: int = 1
+) -> Path:
+    """``cut_locator_samples`` of the folder's scenes dealt into ``parts`` parts (scene i to
+    part i mod ``parts``), part k cut with seed ``seed + k``, the parts concatenated in order
+    into ``out``: the same crops however many ``processes`` cut them (one part: the crops
+    ``cut_locator_samples`` cuts with ``seed``)."""
+    if parts < 1:
+        raise ValueError(f"the scenes are cut in one part or more, not {parts}")
+    if parts == 1:
+        return cut_locator_samples(folder, out, per_scene=per_scene, seed=seed)
+    if parts > len(scene_files(folder)):
+        raise ValueError(f"{parts} parts of {len(scene_files(folder))} scenes leave parts empty")
+    names = [out.with_name(f"{out.stem}.part{k}.npz") for k in range(parts)]
+    jobs = [
+        (folder, names[k], {"per_scene": per_scene, "seed": seed + k, "part": (k, parts)})
+        for k in range(parts)
+        if not names[k].exists()  # a part cut before an interruption is kept
+    ]
+    if processes > 1 and len(jobs) > 1:
+        # forked, not spawned: the children need no fresh import of torch to cut crops
+        with multiprocessing.get_context("fork").Pool(min(processes, len(jobs))) as pool:
+            pool.starmap(_cut_part, jobs)
+    else:
+        for job in jobs:
+            _cut_part(*job)
+    loaded = [np.load(name) for name in names]
+    whole = out.with_suffix(".partial.npz")
+    np.savez(whole, **{key: np.concatenate([part[key] for part in loaded]) for key in loaded[0]})
+    whole.rename(out)
+    for name in names:
+        name.unlink()
+    return out
+
+
+def _cut_part(folder: Path, out: Path, options: dict) -> None:
+    # written under a temporary name first, so an interrupted part is cut again, not kept
+    cut_locator_samples(folder, out.with_suffix(".partial.npz"), **options)
+    out.with_suffix(".partial.npz").rename(out)
 
 
 def cut_classifier_samples(

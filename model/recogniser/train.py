@@ -29,6 +29,7 @@ from tqdm import tqdm
 from model.recogniser import spec
 from model.recogniser.dataset import (
     cut_classifier_samples,
+    cut_locator_parts,
     cut_locator_samples,
     truths_from_rows,
 )
@@ -768,6 +769,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--crops-per-scene", type=int, default=12, help="locator crops per scene")
+    parser.add_argument(
+        "--cut-parts",
+        type=int,
+        default=1,
+        help="`cut`, `all`: the scenes dealt into this many parts, part k's locator crops cut "
+        "with --seed + k, every core cutting one part at a time (default 1: one part, --seed); "
+        "the crops depend on the parts, not on the cores",
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     parser.add_argument(
@@ -788,6 +797,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--small-focus is a positive factor, not {args.small_focus}")
     if args.fold < 0:
         parser.error(f"--fold is a weight of 0 or more, not {args.fold}")
+    if args.cut_parts < 1:
+        parser.error(f"--cut-parts is a count of 1 or more, not {args.cut_parts}")
     if args.workers < 0:
         parser.error(f"--workers is a count of 0 or more, not {args.workers}")
     try:
@@ -807,8 +818,13 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     if args.stage in ("cut", "all"):
         if not locator_samples.exists():
-            cut_locator_samples(
-                args.scenes, locator_samples, per_scene=args.crops_per_scene, seed=args.seed
+            cut_locator_parts(
+                args.scenes,
+                locator_samples,
+                args.cut_parts,
+                per_scene=args.crops_per_scene,
+                seed=args.seed,
+                processes=os.cpu_count() or 1,
             )
         if not classifier_samples.exists():
             cut_classifier_samples(args.scenes, classifier_samples, seed=args.seed)
