@@ -141,8 +141,9 @@ def cut_locator_parts(
         raise ValueError(f"the scenes are cut in one part or more, not {parts}")
     if parts == 1:
         return cut_locator_samples(folder, out, per_scene=per_scene, seed=seed)
-    if parts > len(scene_files(folder)):
-        raise ValueError(f"{parts} parts of {len(scene_files(folder))} scenes leave parts empty")
+    scenes = len(scene_files(folder))
+    if parts > scenes:
+        raise ValueError(f"{parts} parts of {scenes} scenes leave parts empty")
     names = [out.with_name(f"{out.stem}.part{k}.npz") for k in range(parts)]
     jobs = [
         (folder, names[k], {"per_scene": per_scene, "seed": seed + k, "part": (k, parts)})
