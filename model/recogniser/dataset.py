@@ -73,13 +73,15 @@ def cut_locator_samples(
     teacher: Callable[[np.ndarray], np.ndarray] | None = None,
     stride: int = 1,
     part: tuple[int, int] = (0, 1),
+    progress: bool = True,
 ) -> Path:
     """Square crops of frames, most of them around a readable index, with the indices they
     hold (in crop px). Writes ``out`` (npz) and returns it. With ``teacher`` (an RGB frame →
     heads [1, C, H / stride, W / stride] on its grid of ``stride`` px), each crop starts on a
     multiple of ``stride`` and the teacher's heads over it, read on the whole frame, are kept
     too ("teacher", float16 [N, C, size / stride, size / stride]). ``part`` (k, n): only the
-    scenes k, k + n, k + 2n … of the folder (see ``cut_locator_parts``)."""
+    scenes k, k + n, k + 2n … of the folder (see ``cut_locator_parts``). ``progress``: a bar
+    of the scenes cut."""
     if size % stride:
         raise ValueError(f"a crop of {size} px does not fall on a grid of {stride} px")
     k, n = part
@@ -88,7 +90,8 @@ def cut_locator_samples(
     rng = np.random.default_rng(seed)
     images, rows, counts, taught = [], [], [], []
     cells = size // stride
-    for path in tqdm(scene_files(folder)[k::n], desc="locator crops", unit="scene"):
+    bar = tqdm(scene_files(folder)[k::n], desc="locator crops", unit="scene", disable=not progress)
+    for path in bar:
         frame, labels = _load(path)
         heads = None if teacher is None else teacher(frame)[0]
         truths = index_truths(labels)
@@ -145,18 +148,23 @@ def cut_locator_parts(
     if parts > scenes:
         raise ValueError(f"{parts} parts of {scenes} scenes leave parts empty")
     names = [out.with_name(f"{out.stem}.part{k}.npz") for k in range(parts)]
+    options = {"per_scene": per_scene, "progress": False}
     jobs = [
-        (folder, names[k], {"per_scene": per_scene, "seed": seed + k, "part": (k, parts)})
+        (folder, names[k], options | {"seed": seed + k, "part": (k, parts)})
         for k in range(parts)
         if not names[k].exists()  # a part cut before an interruption is kept
     ]
+    bar = tqdm(total=len(jobs), desc="locator crops", unit="part")
     if processes > 1 and len(jobs) > 1:
         # forked, not spawned: the children need no fresh import of torch to cut crops
         with multiprocessing.get_context("fork").Pool(min(processes, len(jobs))) as pool:
-            pool.starmap(_cut_part, jobs)
+            for _ in pool.imap_unordered(_cut_part, jobs):
+                bar.update()
     else:
         for job in jobs:
-            _cut_part(*job)
+            _cut_part(job)
+            bar.update()
+    bar.close()
     loaded = [np.load(name) for name in names]
     whole = out.with_suffix(".partial.npz")
     np.savez(whole, **{key: np.concatenate([part[key] for part in loaded]) for key in loaded[0]})
@@ -166,7 +174,8 @@ def cut_locator_parts(
     return out
 
 
-def _cut_part(folder: Path, out: Path, options: dict) -> None:
+def _cut_part(job: tuple[Path, Path, dict]) -> None:
+    folder, out, options = job
     # written under a temporary name first, so an interrupted part is cut again, not kept
     cut_locator_samples(folder, out.with_suffix(".partial.npz"), **options)
     out.with_suffix(".partial.npz").rename(out)
