@@ -144,9 +144,9 @@ def cut_locator_parts(
         raise ValueError(f"the scenes are cut in one part or more, not {parts}")
     if parts == 1:
         return cut_locator_samples(folder, out, per_scene=per_scene, seed=seed)
-    scenes = len(scene_files(folder))
-    if parts > scenes:
-        raise ValueError(f"{parts} parts of {scenes} scenes leave parts empty")
+    count = len(scene_files(folder))
+    if parts > count:
+        raise ValueError(f"{parts} parts of {count} scenes leave parts empty")
     names = [out.with_name(f"{out.stem}.part{k}.npz") for k in range(parts)]
     options = {"per_scene": per_scene, "progress": False}
     jobs = [
@@ -169,7 +169,8 @@ def cut_locator_parts(
     whole = out.with_suffix(".partial.npz")
     np.savez(whole, **{key: np.concatenate([part[key] for part in loaded]) for key in loaded[0]})
     whole.rename(out)
-    for name in names:
+    for part, name in zip(loaded, names, strict=True):
+        part.close()
         name.unlink()
     return out
 
@@ -177,8 +178,9 @@ def cut_locator_parts(
 def _cut_part(job: tuple[Path, Path, dict]) -> None:
     folder, out, options = job
     # written under a temporary name first, so an interrupted part is cut again, not kept
-    cut_locator_samples(folder, out.with_suffix(".partial.npz"), **options)
-    out.with_suffix(".partial.npz").rename(out)
+    partial = out.with_suffix(".partial.npz")
+    cut_locator_samples(folder, partial, **options)
+    partial.rename(out)
 
 
 def cut_classifier_samples(
