@@ -165,6 +165,21 @@ def test_varied_designs_vary_what_the_named_ones_hold_together() -> None:
     assert {(s.typeface, design_of(s).layout) for s in standard} - named
 
 
+def test_some_varied_designs_stack_the_suit_sign_far_under_the_rank() -> None:
+    # many printed decks leave half the rank's height between rank and suit sign; the named
+    # designs never leave a quarter
+    named = [design_of(s) for s in STANDARD_STYLES if s not in VARIED_STYLES]
+    assert max(d.gap / d.rank_cap for d in named) < 0.25
+    gapped = [d for d in map(design_of, VARIED_STYLES) if d.gap >= 0.25 * d.rank_cap]
+    assert len(gapped) >= 6 and max(d.gap / d.rank_cap for d in gapped) > 0.5
+    assert all(d.layout in ("stack", "stack-left") for d in gapped)
+    # the suit sign really is drawn that far under the rank: the index is that much taller
+    style = next(s for s in VARIED_STYLES if design_of(s) == max(gapped, key=lambda d: d.gap))
+    design = design_of(style)
+    quad = render_face(style, "9H").indices[0].quad
+    assert np.ptp(quad[:, 1]) >= design.rank_cap + design.gap + 0.8 * design.suit_h
+
+
 def test_training_designs_print_indices_as_narrow_as_a_bridge_decks() -> None:
     # a bridge-size deck's Queen is half as wide as it is tall; the named designs of the test
     # split never go below 0.88 of a typeface's width

@@ -10,11 +10,17 @@ no two details always come together. They never use what the held-out designs ar
 typefaces or families (URW Gothic, P052, DejaVu Serif Condensed, FreeSans), the "deco" suits or
 the "diagonal" court art.
 
+A few more standard designs (``GAPPED_COUNT``, drawn from a seed of their own so the others stay
+as they were drawn) stack the suit sign far under the rank, a quarter to two thirds of the rank's
+height: many printed decks leave such a gap, where the other designs leave at most a quarter.
+
 The designs are drawn once from a fixed seed, so a scene's labels name a design that can be drawn
 again (``varied-standard-07``), and the renderer's caches serve a bounded set of faces.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 
@@ -24,6 +30,9 @@ from .design import BRIGHT, CREAM, IVORY, WHITE, Design
 SEED = 20261202
 STANDARD_COUNT = 24
 SPECIAL_COUNT = 16
+GAPPED_SEED = 20261204
+GAPPED_COUNT = 8
+GAPPED_SHARE = (0.25, 0.67)  # the gap under the rank, as a share of the rank's height
 
 # Index typefaces of the training designs, and weights and families no named design prints its
 # index in (none of them a held-out design's family).
@@ -115,10 +124,23 @@ def _special(rng: np.random.Generator, k: int) -> tuple[CardStyle, Design]:
     return _style(rng, "special", k, jumbo), design
 
 
+def _gapped(rng: np.random.Generator, k: int) -> tuple[CardStyle, Design]:
+    """A standard design whose suit sign stands far under its rank."""
+    style, design = _standard(rng, k)
+    gap = round(float(rng.uniform(*GAPPED_SHARE)) * design.rank_cap)
+    layout = "stack-left" if design.layout == "stack-left" else "stack"
+    return style, dataclasses.replace(design, gap=gap, layout=layout)
+
+
 def varied_table(
-    standard: int = STANDARD_COUNT, special: int = SPECIAL_COUNT, seed: int = SEED
+    standard: int = STANDARD_COUNT,
+    special: int = SPECIAL_COUNT,
+    seed: int = SEED,
+    gapped: int = GAPPED_COUNT,
 ) -> list[tuple[CardStyle, Design]]:
-    """``standard`` and ``special`` varied designs, the same for the same seed."""
+    """``standard``, ``special`` and ``gapped`` varied designs, the same for the same seed."""
     rng = np.random.default_rng(seed)
     table = [_standard(rng, k) for k in range(standard)]
-    return table + [_special(rng, k) for k in range(special)]
+    table += [_special(rng, k) for k in range(special)]
+    rng = np.random.default_rng(GAPPED_SEED)
+    return table + [_gapped(rng, standard + k) for k in range(gapped)]
