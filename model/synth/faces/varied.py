@@ -138,7 +138,8 @@ def varied_table(
     seed: int = SEED,
     gapped: int = GAPPED_COUNT,
 ) -> list[tuple[CardStyle, Design]]:
-    """``standard``, ``special`` and ``gapped`` varied designs, the same for the same seed."""
+    """``standard`` and ``special`` varied designs, the same for the same seed, then ``gapped``
+    ones, always drawn from ``GAPPED_SEED``."""
     rng = np.random.default_rng(seed)
     table = [_standard(rng, k) for k in range(standard)]
     table += [_special(rng, k) for k in range(special)]
