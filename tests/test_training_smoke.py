@@ -10,6 +10,7 @@ torch = pytest.importorskip("torch")
 
 from model.recogniser import spec  # noqa: E402
 from model.recogniser.dataset import write_scenes_for_tests  # noqa: E402
+from model.recogniser.train import load_trained  # noqa: E402
 from model.recogniser.train import main as train  # noqa: E402
 
 
@@ -442,8 +443,20 @@ def test_tune_goes_on_from_a_shipped_locator_and_ships_the_tuned_one(scenes, tmp
     assert train(["tune", *args, *tune, "--batch", "2"]) == 0
     assert torch.load(work / "locator-tuned.ckpt", weights_only=False)["step"] == 3
     assert taught and set(taught) == {"oval"}
+    assert shipped.read_bytes() != start
+    image = np.random.default_rng(0).random((1, 3, 64, 64), np.float32)
+    with torch.no_grad():
+        tuned = load_trained("locator-tuned", work)(torch.from_numpy(image)).numpy()
+    # `tune` writes the locator it tuned, as `fold` does; `export` ships that one too
+    np.testing.assert_allclose(onnx_heads(shipped, image), tuned, atol=1e-4)
     assert train(["export", *args]) == 0
-    assert shipped.read_bytes() != start  # the tuned locator is the one written
+    np.testing.assert_allclose(onnx_heads(shipped, image), tuned, atol=1e-4)
+
+
+def onnx_heads(path, image):
+    import onnxruntime
+
+    return onnxruntime.InferenceSession(str(path)).run(None, {"image": image})[0]
 
 
 def test_crops_holding_a_readable_wide_index_are_drawn_more_often():

@@ -76,7 +76,8 @@ def _export_locator(locator, out: Path) -> None:
 def export_locator(work: Path, out: Path, kind: str = "locator") -> Path:
     """The locator trained in ``work`` alone (``kind``: its checkpoint's name, see
     ``load_trained``), as ``out/locator.onnx``: for mining the classifier's samples before the
-    classifier exists, or the locator the `fold` stage taught ("locator-folded")."""
+    classifier exists, or the locator the `tune` or `fold` stage taught ("locator-tuned",
+    "locator-folded")."""
     from model.recogniser.train import load_trained
 
     _export_locator(load_trained(kind, work), out)

@@ -666,7 +666,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--scenes", type=Path, required=True, help="a folder of `handfoot synth`")
     parser.add_argument("--work", type=Path, required=True, help="samples and checkpoints")
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent)
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path(__file__).resolve().parent.parent,
+        help="where the exported models are written; `tune` and `fold` write their locator "
+        "there as locator.onnx (default: model/, the shipped models)",
+    )
     parser.add_argument("--locator-steps", type=int, default=20000)
     parser.add_argument(
         "--locator-more",
@@ -687,7 +693,10 @@ def main(argv: list[str] | None = None) -> int:
         help="the ONNX locator to grow (default: the trained one in --work)",
     )
     parser.add_argument(
-        "--tune-steps", type=int, default=4000, help="steps of `tune` (see tune_locator)"
+        "--tune-steps",
+        type=int,
+        default=4000,
+        help="steps of `tune` (see tune_locator), and of `fold`",
     )
     parser.add_argument(
         "--tune-from",
@@ -872,6 +881,8 @@ def main(argv: list[str] | None = None) -> int:
         grow = (locator_samples, args.work, args.grow_steps, args.batch, args.seed, start)
         grow_locator(*grow, teaching)
     if args.stage == "tune":
+        from model.recogniser.export import export_locator
+
         tune_locator(
             locator_samples,
             args.work,
@@ -882,6 +893,7 @@ def main(argv: list[str] | None = None) -> int:
             args.small_focus,
             teaching,
         )
+        export_locator(args.work, args.out, "locator-tuned")
     if args.stage == "fold":
         from model.recogniser.export import export_locator
 
