@@ -99,12 +99,18 @@ def test_the_scan_bench_says_how_many_frames_were_read_scaled(cli):
     figures = json.loads(result.out)
     assert result.code == 0 and figures["frames"] == 2
     assert 1 <= figures["frames_scaled"] <= 2 and figures["median_ms"] > 0
+    stages = figures["stage_median_ms"]
+    assert list(stages) == ["locate", "classify", "verify", "decode"]
+    assert all(ms > 0 for ms in stages.values())
+    # of two frames the p90 is the slower one, and no stage of either took longer than it
+    assert all(ms <= figures["p90_ms"] + 0.1 for ms in stages.values())
     twins = all((default_model_dir() / name).exists() for name in INT8_FILES.values())
     assert figures["models"][0] == "locator.onnx"
     assert ("classifier.int8.onnx" in figures["models"]) == twins
     plain = cli("bench", "scan", "--count", "2", "--size", "960x720")
     assert f"{figures['frames_scaled']} read scaled up" in plain.out
     assert ", ".join(figures["models"]) in plain.out
+    assert "medians: locate " in plain.out and ", decode " in plain.out
 
 
 def test_the_scan_bench_reads_test_scenes_which_training_designs_never_change(monkeypatch):
