@@ -3,6 +3,7 @@ upright crops the classifier should read. numpy and OpenCV only (shared with inf
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -153,12 +154,21 @@ def crop_to_frame(
     turned by ``angle`` so the index reads upright, its middle on (x, y) moved ``shift``
     extents along and down the index. Training and inference both cut their crops with this
     one map."""
-    along, down = axes(angle)
+    # In plain floats: a frame's crops ask for some 400 maps, and numpy's small arrays took
+    # 11 µs a map against 1.3 (the same numbers, but for the last bit of some origins).
+    turn = math.radians(angle)
+    cos, sin = math.cos(turn), math.sin(turn)  # along (cos, sin), down (-sin, cos)
     scale = crop_scale * extent / crop_h  # frame px per crop px
-    linear = np.column_stack([along * scale, down * scale])
-    middle = np.array([x, y]) + (shift[0] * along + shift[1] * down) * extent
-    origin = middle - linear @ np.array([crop_w / 2, crop_h / 2])
-    return np.column_stack([linear, origin])
+    middle_x = x + (shift[0] * cos + shift[1] * -sin) * extent
+    middle_y = y + (shift[0] * sin + shift[1] * cos) * extent
+    along_x, along_y, down_x, down_y = cos * scale, sin * scale, -sin * scale, cos * scale
+    half_w, half_h = crop_w / 2, crop_h / 2
+    return np.array(
+        [
+            [along_x, down_x, middle_x - (along_x * half_w + down_x * half_h)],
+            [along_y, down_y, middle_y - (along_y * half_w + down_y * half_h)],
+        ]
+    )
 
 
 WIDER = {"crop_scale": spec.WIDER_SCALE, "shift": (spec.WIDER_ALONG, spec.WIDER_DOWN)}
