@@ -9,12 +9,14 @@ import pytest
 from scanner.vision import closer
 from scanner.vision.annotate import CHECK_COLOUR, annotate
 from scanner.vision.cards import (
+    ROWS_AT_ONCE,
     CardReading,
     IndexReading,
     joint_reading,
     merge_cards,
     opposite_corners,
     same_card,
+    same_index,
     suppress_duplicates,
 )
 from scanner.vision.contract import Contract
@@ -438,6 +440,31 @@ def test_near_duplicate_marks_of_one_index_count_once():
     assert kept == (shifted, turned)
     (card,) = merged([reading(index, "KR", 0.6), reading(shifted, "KB", 0.8)])
     assert card.code == "KB"
+
+
+def test_crowded_marks_count_once_as_when_each_is_weighed_against_those_kept():
+    # more marks than one block weighs at once, crowded so that many repeat one another
+    rng = np.random.default_rng(7)
+    count = 2 * ROWS_AT_ONCE + 37
+    marks = [
+        IndexCandidate(x, y, score, angle, h, w, 0.0, 0.0, 1.0, 1.0)
+        for x, y, score, angle, h, w in zip(
+            rng.uniform(0, 400, count),
+            rng.uniform(0, 300, count),
+            rng.uniform(0.3, 1.0, count),
+            rng.choice([0.0, 12.0, 40.0, 90.0, 185.0], count) + rng.normal(0, 6, count),
+            rng.uniform(8, 30, count),
+            rng.uniform(5, 18, count),
+            strict=True,
+        )
+    ]
+    one_by_one = []
+    for mark in sorted(marks, key=lambda m: -m.score):
+        if not any(same_index(kept, mark) for kept in one_by_one):
+            one_by_one.append(mark)
+    kept = suppress_duplicates(marks)
+    assert kept == tuple(one_by_one)
+    assert 2 * ROWS_AT_ONCE > len(kept) > 50  # the blocks' edges were crossed by repeats
 
 
 def test_a_tall_index_marked_twice_down_its_length_counts_once_but_a_fan_of_one_rank_stays():
