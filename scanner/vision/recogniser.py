@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import time
@@ -151,7 +152,7 @@ def open_session(path: Path, threads: int):
     # (scaled frames, strips) then held 300 MB at the peak of a busy bench, 250 MB without
     # the plans, in the same time
     options.enable_mem_pattern = False
-    if _shared_arena(onnxruntime):
+    if _shared_arena():
         options.add_session_config_entry("session.use_env_allocators", "1")
     if threads > 1:
         # onnxruntime's threads spin between runs by default, taking the cores the numpy work
@@ -165,30 +166,24 @@ def open_session(path: Path, threads: int):
         raise RecogniserError(f"{path}: not a model onnxruntime can load ({error})") from None
 
 
-_ARENA_SHARED: list[bool] = []  # once per process: whether the shared arena is registered
-
-
-def _shared_arena(onnxruntime) -> bool:
+@functools.cache  # once a process: onnxruntime's environment holds one
+def _shared_arena() -> bool:
     """Whether onnxruntime's environment holds one memory arena on the CPU that every session
-    may draw from, registering it the first time. Each session grows an arena of its own to the
-    largest run it has seen and keeps it: one shared by the five models peaked 16 MB lower on
-    the bench's busy frames (239.5 against 255.9 MB), the readings and the time alike. Where
-    this onnxruntime cannot register one, each session keeps its own."""
-    if not _ARENA_SHARED:
-        try:
-            memory = onnxruntime.OrtMemoryInfo(
-                "Cpu",
-                onnxruntime.OrtAllocatorType.ORT_ARENA_ALLOCATOR,
-                0,
-                onnxruntime.OrtMemType.DEFAULT,
-            )
-            onnxruntime.create_and_register_allocator(memory, onnxruntime.OrtArenaCfg({}))
-        except (AttributeError, RuntimeError, TypeError) as error:
-            log.debug("no shared memory arena: %s", error)
-            _ARENA_SHARED.append(False)
-        else:
-            _ARENA_SHARED.append(True)
-    return _ARENA_SHARED[0]
+    may draw from, registering it. Each session grows an arena of its own to the largest run
+    it has seen and keeps it: one shared by the five models peaked 16 MB lower on the bench's
+    busy frames (239.5 against 255.9 MB), the readings and the time alike. Where this
+    onnxruntime cannot register one, each session keeps its own."""
+    import onnxruntime
+
+    memory = onnxruntime.OrtMemoryInfo(
+        "Cpu", onnxruntime.OrtAllocatorType.ORT_ARENA_ALLOCATOR, 0, onnxruntime.OrtMemType.DEFAULT
+    )
+    try:
+        onnxruntime.create_and_register_allocator(memory, onnxruntime.OrtArenaCfg({}))
+    except (AttributeError, RuntimeError, TypeError) as error:
+        log.debug("no shared memory arena: %s", error)
+        return False
+    return True
 
 
 def _open_model(folder: Path, name: str, quantized: bool, threads: int):
