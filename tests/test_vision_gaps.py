@@ -8,7 +8,7 @@ import pytest
 
 from scanner.vision.cards import IndexReading
 from scanner.vision.decode import IndexCandidate
-from scanner.vision.gaps import clear_of, fan_gaps
+from scanner.vision.gaps import clear_of, fan_gaps, read_already
 from scanner.vision.grouping import group_cards
 from scanner.vision.images import read_image
 from scanner.vision.recogniser import Recogniser, default_model_dir
@@ -110,6 +110,24 @@ def test_a_joker_s_word_down_its_corner_is_placed_by_its_corner_not_its_centre()
     joker = mark(100.0 + 4 * STEP, 100.0, height=40.0)  # marked 40 px tall: its centre is low
     (place,) = fan_gaps([*read, joker], read)
     assert corner(place) == pytest.approx((100.0 + 3 * STEP, 100.0))
+
+
+def test_a_place_on_the_lower_half_of_a_joker_s_word_is_that_joker_but_a_rank_s_is_a_card():
+    read = sideways([0, 1, 2])
+    joker = mark(100.0 + 3 * STEP, 100.0, height=40.0)  # JOKER printed down its corner
+    # a place on the word's lower half, its centre further than CLEAR from the word's centre
+    lower = mark(100.0 + 3 * STEP, 124.0)
+    assert clear_of([lower], [*read, joker]) == [lower]
+    codes = ["4R", "4B", "4R", "JK"]
+    assert read_already(lower, "JK", [*read, joker], codes)
+    # read as a rank, it is another card, even beside a reading of that rank so placed
+    assert not read_already(lower, "4B", [*read, joker], codes)
+    assert not read_already(lower, "4R", [*read, joker], [*codes[:3], "4R"])
+    # and a word read a whole index away, beside the joker, is another card
+    beside = mark(100.0 + 4 * STEP, 100.0)
+    assert not read_already(beside, "JK", [*read, joker], codes)
+    # anything within CLEAR of a read index is that index
+    assert read_already(mark(101.0, 101.0), "4B", [*read, joker], codes)
 
 
 def test_indices_closer_than_their_width_are_one_index_and_a_step_that_short_no_step():

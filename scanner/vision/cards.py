@@ -198,39 +198,70 @@ def same_index(first: IndexCandidate, second: IndexCandidate) -> bool:
 ROWS_AT_ONCE = 256  # marks weighed against all the others in one block of numpy (memory)
 
 
-def _firsts(marks: Sequence[IndexCandidate], codes: Sequence[str] | None = None) -> list[bool]:
-    """For each of ``marks`` (most trusted first) whether it is kept: whether it lies on no
-    earlier kept mark's index (see DUPLICATE_SHARE); read as ``codes``, nor down an earlier
-    kept reading of its code (see SAME_CODE_DOWN), nor along it where the code is printed as a
-    word (see SAME_WORD_ALONG). Each later mark is weighed in the earlier one's axes. Every pair
-    is weighed at once and the marks then kept in order: weighing each mark against those kept
-    so far took four times as long on a busy frame."""
-    count = len(marks)
-    rows = np.array(
+def _rows(marks: Sequence[IndexCandidate]) -> np.ndarray:
+    """Each mark as (x, y, angle, index_w, index_h, u_x, u_y, v_x, v_y)."""
+    return np.array(
         [(m.x, m.y, m.angle, m.index_w, m.index_h, *m.axes[0], *m.axes[1]) for m in marks],
         np.float64,
-    ).reshape(count, 9)
-    x, y, angle, w, h, ux, uy, vx, vy = rows.T
+    ).reshape(len(marks), 9)
+
+
+def _on_earlier(
+    later: np.ndarray,
+    earlier: np.ndarray,
+    later_codes: np.ndarray | None = None,
+    earlier_codes: np.ndarray | None = None,
+) -> np.ndarray:
+    """[i, j]: whether later mark i (``_rows``) lies on earlier mark j's index, weighed in
+    j's axes (see DUPLICATE_SHARE); read as codes, also down j's reading of the same code (see
+    SAME_CODE_DOWN) or along it where that code is printed as a word (see SAME_WORD_ALONG)."""
+    x, y, angle, w, h, ux, uy, vx, vy = (column[None, :] for column in earlier.T)
+    lx, ly, langle, lw, lh = (column[:, None] for column in later.T[:5])
+    gap = np.abs((angle - langle + 180.0) % 360.0 - 180.0)
+    dx, dy = lx - x, ly - y
+    along = np.abs(dx * ux + dy * uy) / np.maximum(w, lw)
+    down = np.abs(dx * vx + dy * vy) / np.maximum(h, lh)
+    near = (along < DUPLICATE_SHARE) & (down < DUPLICATE_SHARE)
+    if later_codes is not None and earlier_codes is not None:
+        words = np.array([code in WORD_CODES for code in later_codes])
+        reach = np.where(words, SAME_WORD_ALONG, DUPLICATE_SHARE)[:, None]
+        same = earlier_codes[None, :] == later_codes[:, None]
+        near |= same & (along < reach) & (down < SAME_CODE_DOWN)
+    return (gap <= DUPLICATE_ANGLE) & near
+
+
+def _firsts(marks: Sequence[IndexCandidate], codes: Sequence[str] | None = None) -> list[bool]:
+    """For each of ``marks`` (most trusted first) whether it is kept: whether it lies on no
+    earlier kept mark's index (``_on_earlier``). Every pair is weighed at once and the marks
+    then kept in order: weighing each mark against those kept so far took four times as long
+    on a busy frame."""
+    count = len(marks)
+    rows = _rows(marks)
     code_of = None if codes is None else np.array(codes, dtype=object)
     earlier: list[list[int]] = []
     for first in range(0, count, ROWS_AT_ONCE):
         mine = slice(first, min(count, first + ROWS_AT_ONCE))  # [mark, earlier mark]
-        gap = np.abs((angle[None, :] - angle[mine, None] + 180.0) % 360.0 - 180.0)
-        dx, dy = x[mine, None] - x[None, :], y[mine, None] - y[None, :]
-        along = np.abs(dx * ux + dy * uy) / np.maximum(w, w[mine, None])
-        down = np.abs(dx * vx + dy * vy) / np.maximum(h, h[mine, None])
-        near = (along < DUPLICATE_SHARE) & (down < DUPLICATE_SHARE)
-        if code_of is not None:
-            words = np.array([code in WORD_CODES for code in code_of[mine]])
-            reach = np.where(words, SAME_WORD_ALONG, DUPLICATE_SHARE)[:, None]
-            same = code_of[None, :] == code_of[mine, None]
-            near |= same & (along < reach) & (down < SAME_CODE_DOWN)
-        repeats = np.tril((gap <= DUPLICATE_ANGLE) & near, k=first - 1)
+        mine_codes = None if code_of is None else code_of[mine]
+        on = _on_earlier(rows[mine], rows, mine_codes, code_of)
+        repeats = np.tril(on, k=first - 1)
         earlier.extend(np.flatnonzero(row).tolist() for row in repeats)
     kept: list[bool] = []
     for before in earlier:
         kept.append(not any(kept[j] for j in before))
     return kept
+
+
+def repeats_any(
+    mark: IndexCandidate, code: str, marks: Sequence[IndexCandidate], codes: Sequence[str]
+) -> bool:
+    """Whether ``mark``, read as ``code``, lies on the index of one of ``marks`` (read as
+    ``codes``) as ``_firsts`` judges a later mark against an earlier one."""
+    if not marks:
+        return False
+    on = _on_earlier(
+        _rows([mark]), _rows(marks), np.array([code], dtype=object), np.array(codes, dtype=object)
+    )
+    return bool(on.any())
 
 
 def suppress_duplicates(candidates: Iterable[IndexCandidate]) -> tuple[IndexCandidate, ...]:

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from scanner.vision.cards import WORD_CODES, repeats_any
 from scanner.vision.decode import IndexCandidate, angle_gap
 from scanner.vision.grouping import mean_angle
 
@@ -49,6 +50,22 @@ def clear_of(
         for place in places
         if not (np.hypot(*(taken - (place.x, place.y)).T) < CLEAR * place.index_h).any()
     ]
+
+
+def read_already(
+    place: IndexCandidate, code: str, read: Sequence[IndexCandidate], codes: Sequence[str]
+) -> bool:
+    """Whether the card read as ``code`` at ``place`` is one of those read already (the
+    indices ``read``, read as ``codes``): a place within CLEAR of one of them, or, for a word
+    printed down the corner (the joker's JOKER), a place on that word's index as a second mark
+    of one index counts once (``cards.py``, SAME_CODE_DOWN). A fan's step lands on the lower
+    half of a tall word, which reads as the word again: on the five busy validation sets one
+    joker of a fan of 4s was so counted twice, and nothing else changed. A rank read so near a
+    card of its rank is kept: those are the cards of a fan of one rank, whose indices lie that
+    close, and what the gaps find most often (on the same sets, three such cards lost)."""
+    if not clear_of([place], read):
+        return True
+    return code in WORD_CODES and repeats_any(place, code, read, codes)
 
 
 def _extents(mark: IndexCandidate, directions: np.ndarray) -> np.ndarray:

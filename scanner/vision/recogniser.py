@@ -19,7 +19,7 @@ from scanner.vision.contract import Contract
 from scanner.vision.decks import best_in_deck, check_deck, infer_deck
 from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
-from scanner.vision.gaps import clear_of, fan_gaps
+from scanner.vision.gaps import fan_gaps, read_already
 from scanner.vision.grouping import CardGroup
 from scanner.vision.melds import read_as_meld, read_with_melds
 from scanner.vision.preprocess import (
@@ -559,6 +559,7 @@ class Recogniser:
         c = self.contract
         marks = {reading.index.index_box(): reading.index for reading in readings}
         counted = [marks[card.index_box] for card in cards if card.index_box in marks]
+        counted_codes = [card.code for card in cards if card.index_box in marks]
         # each meld's cards as they are now; a mark still read "not an index" is no step
         latest = {card.index_box: card for card in cards}
         fans = [
@@ -590,7 +591,10 @@ class Recogniser:
         found: list[tuple[IndexCandidate, CardReading]] = []
         for index, card in sorted(weighed, key=lambda pair: -pair[1].confidence):
             taken = counted + [other for other, _ in found]
-            if card.confidence >= GAP_SURE and clear_of([index], taken):
+            taken_codes = counted_codes + [other.code for _, other in found]
+            if card.confidence >= GAP_SURE and not read_already(
+                index, card.code, taken, taken_codes
+            ):
                 found.append((index, card))
         return (*cards, *(card for _, card in found))
 
