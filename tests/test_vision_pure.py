@@ -432,6 +432,49 @@ def test_a_card_whose_other_corner_reads_surely_as_another_code_asks_for_a_check
     assert not card.check and not card.disputed and card.corners == 2
 
 
+def predicting_turned(mark: IndexCandidate, degrees: float) -> IndexCandidate:
+    """``mark`` predicting its card's centre turned ``degrees`` about the index."""
+    theta = math.radians(degrees)
+    dx, dy = mark.card_x - mark.x, mark.card_y - mark.y
+    card_x = mark.x + dx * math.cos(theta) - dy * math.sin(theta)
+    card_y = mark.y + dx * math.sin(theta) + dy * math.cos(theta)
+    return IndexCandidate(**{**mark.__dict__, "card_x": card_x, "card_y": card_y})
+
+
+def test_a_card_s_two_corners_pair_by_their_own_axes_where_its_centre_is_mispredicted():
+    # A court card's picture, or the fan beneath it, turns the card the locator predicts: the
+    # two centres lie more than PAIR_DISTANCE apart and off the line between the corners.
+    top = predicting_turned(index_of((300, 200), 30, "top-left"), 60)
+    bottom = predicting_turned(index_of((300, 200), 30, "bottom-right"), 60)
+    assert not same_card(top, bottom) and not opposite_corners(top, bottom)
+    # but each lies right of and below the other as read, as a card's far corner does
+    (card,) = merged([reading(top, confidence=0.99), reading(bottom, confidence=0.96)])
+    assert card.corners == 2 and card.confidence == 0.99
+    # read as two codes they stay two readings: one may be a card lying over the other
+    assert len(merged([reading(top, "KR"), reading(bottom, "KB")])) == 2
+    # a third reading of the code where the far corner would be is no less likely: no pair
+    beneath = IndexCandidate(**{**top.__dict__, "x": top.x - 18 * math.cos(math.radians(30))})
+    assert len(merged([reading(top), reading(bottom), reading(beneath, confidence=0.9)])) == 3
+
+
+def test_two_cards_of_one_code_turned_head_to_tail_beside_each_other_stay_two():
+    # card B lies turned 180° beside card A: its index 150 px along A's reading direction and
+    # 30 px down, too flat a line for A's far corner (FAR_TURN), as near as a card's corners
+    first = index_of((300, 200), 0, "top-left")
+    second = IndexCandidate(
+        **{
+            **index_of((300, 200), 180, "top-left").__dict__,
+            "x": first.x + 150.0,
+            "y": first.y + 30.0,
+        }
+    )
+    second = IndexCandidate(
+        **{**second.__dict__, "card_x": second.x - 30.0, "card_y": second.y - 40.0}
+    )
+    assert not same_card(first, second) and not opposite_corners(first, second)
+    assert len(merged([reading(first, "7B", 0.99), reading(second, "7B", 0.98)])) == 2
+
+
 def test_near_duplicate_marks_of_one_index_count_once():
     index = index_of((300, 200), 30, "top-left", score=0.8)
     shifted = IndexCandidate(**{**index.__dict__, "x": index.x + 3, "y": index.y - 2, "score": 0.9})
