@@ -285,6 +285,7 @@ class _PairGeometry:
     skew: np.ndarray
     nearer: np.ndarray
     farther: np.ndarray
+    down: np.ndarray  # [i, j]: the degrees down from i's reading direction that j lies at
 
     @property
     def reach(self) -> np.ndarray:
@@ -295,6 +296,18 @@ class _PairGeometry:
         each ``ratio`` (low, high) times the distance it predicts to its centre from it."""
         low, high = ratio
         return self.aligned & (low <= self.nearer) & (self.farther <= high)
+
+    def far_corner(self, turn: tuple[float, float], ratio: tuple[float, float]) -> np.ndarray:
+        """Whether each lies where its own axes put the other's card's far corner: ``turn``
+        (low, high) degrees down from the other's reading direction, at ``ratio`` (low, high)
+        times the distance both predict to their card centres."""
+        both = 2 * self.nearer * self.farther / np.maximum(self.nearer + self.farther, 1e-9)
+        return (
+            (np.minimum(self.down, self.down.T) >= turn[0])
+            & (np.maximum(self.down, self.down.T) <= turn[1])
+            & (ratio[0] <= both)
+            & (both <= ratio[1])
+        )
 
 
 def _pair_geometry(marks: Sequence[IndexCandidate]) -> _PairGeometry:
@@ -316,6 +329,10 @@ def _pair_geometry(marks: Sequence[IndexCandidate]) -> _PairGeometry:
     along_j = -np.einsum("jk,ijk->ij", offset, half) / (length[None, :] * distance)
     ratio_i, ratio_j = distance / length[:, None], distance / length[None, :]
     worse = np.minimum(along_i, along_j)
+    cos, sin = np.cos(np.radians(angle))[:, None], np.sin(np.radians(angle))[:, None]
+    down = np.degrees(
+        np.arctan2(half[..., 1] * cos - half[..., 0] * sin, half[..., 0] * cos + half[..., 1] * sin)
+    )
     return _PairGeometry(
         turned=np.abs(gap - 180.0) <= PAIR_ANGLE_SLACK,
         error=error,
@@ -323,6 +340,7 @@ def _pair_geometry(marks: Sequence[IndexCandidate]) -> _PairGeometry:
         skew=np.degrees(np.arccos(np.clip(worse, -1.0, 1.0))),
         nearer=np.minimum(ratio_i, ratio_j),
         farther=np.maximum(ratio_i, ratio_j),
+        down=down,
     )
 
 
@@ -437,14 +455,14 @@ def merge_cards(
         return joint[i, j] is not None
 
     together = agree if classes is not None else None
-    as_read = _pair_geometry(marks_read)
+    as_read = geometry = _pair_geometry(marks_read)
     absorbed, pairs = _pair_up(marks_read, codes, as_read, agree=together)
     scales = size_scales(marks_read, pairs)
     if len(pairs) >= SIZE_PAIRS:  # paired again with the sizes measured
         marks_read = [scaled(mark, scale) for mark, scale in zip(marks_read, scales, strict=True)]
         geometry = _pair_geometry(marks_read)
         absorbed, _ = _pair_up(marks_read, codes, geometry, as_read, agree=together)
-    absorbed.update(far_corners(marks_read, codes, set(absorbed) | set(absorbed.values())))
+    absorbed.update(far_corners(geometry, codes, set(absorbed) | set(absorbed.values())))
     disputed = {
         kept
         for kept, gone in absorbed.items()
@@ -485,39 +503,23 @@ FAR_TURN = (40.0, 80.0)
 FAR_RATIO = (0.6, 1.6)
 
 
-def far_corners(
-    marks: Sequence[IndexCandidate], codes: Sequence[str], paired: set[int]
-) -> dict[int, int]:
-    """Pairs (earlier → later) of the unpaired ``marks`` read as one code, each the only such
-    mark lying where the other's card's far corner is by its own axes: turned about 180°,
-    right of and below it in its reading direction, FAR_TURN degrees down from it, at FAR_RATIO
-    times the distance both predict to their card centres."""
-    free = [n for n in range(len(marks)) if n not in paired]
-    options: dict[int, list[int]] = {n: [] for n in free}
-    for a, i in enumerate(free):
-        for j in free[a + 1 :]:
-            if codes[i] != codes[j]:
-                continue
-            first, second = marks[i], marks[j]
-            if angle_gap(first.angle, second.angle) < 180.0 - PAIR_ANGLE_SLACK:
-                continue
-            dx, dy = second.x - first.x, second.y - first.y
-            apart = math.hypot(dx, dy)
-            predicted = sum(math.hypot(m.card_x - m.x, m.card_y - m.y) for m in (first, second))
-            if not (FAR_RATIO[0] <= apart / max(predicted, 1e-9) <= FAR_RATIO[1]):
-                continue
-            fits = True
-            for mark, (ex, ey) in ((first, (dx, dy)), (second, (-dx, -dy))):
-                (ux, uy), (vx, vy) = mark.axes
-                down = math.degrees(math.atan2(ex * vx + ey * vy, ex * ux + ey * uy))
-                fits &= FAR_TURN[0] <= down <= FAR_TURN[1]
-            if fits:
-                options[i].append(j)
-                options[j].append(i)
+def far_corners(g: _PairGeometry, codes: Sequence[str], paired: set[int]) -> dict[int, int]:
+    """Pairs (earlier → later) of the marks of geometry ``g`` not in ``paired``, read as one
+    code, each the only such mark lying where the other's card's far corner is by its own axes
+    (see FAR_TURN): turned about 180°, FAR_TURN degrees down from its reading direction, at
+    FAR_RATIO times the distance both predict to their card centres."""
+    free = np.ones(len(codes), bool)
+    free[list(paired)] = False
+    _, code = np.unique(np.array(codes, dtype=str), return_inverse=True)
+    fits = g.turned & g.far_corner(FAR_TURN, FAR_RATIO) & (code[:, None] == code[None, :])
+    fits &= free[:, None] & free[None, :]
+    np.fill_diagonal(fits, False)
+    options = fits.sum(axis=1)
+    rows, cols = np.nonzero(np.triu(fits, 1))
     return {
-        i: js[0]
-        for i, js in options.items()
-        if len(js) == 1 and len(options[js[0]]) == 1 and i < js[0]
+        int(i): int(j)
+        for i, j in zip(rows, cols, strict=True)
+        if options[i] == 1 and options[j] == 1
     }
 
 
