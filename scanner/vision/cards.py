@@ -386,6 +386,12 @@ def joint_reading(
     return code, sure, product / float(product.sum())
 
 
+def _same_code(codes: Sequence[str]) -> np.ndarray:
+    """[i, j]: whether readings i and j were read as one code."""
+    _, code = np.unique(np.array(codes, dtype=str), return_inverse=True)
+    return code[:, None] == code[None, :]
+
+
 def _pairs(
     g: _PairGeometry,
     codes: Sequence[str],
@@ -404,8 +410,7 @@ def _pairs(
         opposite = g.opposite()
     else:  # sizes measured: held to them, or to the locator's own
         opposite = g.opposite(MEASURED_RATIO) | as_read.opposite(MEASURED_RATIO)
-    _, code = np.unique(np.array(codes, dtype=str), return_inverse=True)
-    same = code[:, None] == code[None, :]
+    same = _same_code(codes)
     near = (g.error <= PAIR_DISTANCE) | opposite
     if agree is not None:  # two codes whose readings agree pair as one code does
         for i, j in zip(*np.nonzero(np.triu(g.turned & near & ~same, 1)), strict=True):
@@ -462,7 +467,7 @@ def merge_cards(
         marks_read = [scaled(mark, scale) for mark, scale in zip(marks_read, scales, strict=True)]
         geometry = _pair_geometry(marks_read)
         absorbed, _ = _pair_up(marks_read, codes, geometry, as_read, agree=together)
-    absorbed.update(far_corners(geometry, codes, set(absorbed) | set(absorbed.values())))
+    absorbed.update(_far_corners(geometry, codes, set(absorbed) | set(absorbed.values())))
     disputed = {
         kept
         for kept, gone in absorbed.items()
@@ -503,15 +508,14 @@ FAR_TURN = (40.0, 80.0)
 FAR_RATIO = (0.6, 1.6)
 
 
-def far_corners(g: _PairGeometry, codes: Sequence[str], paired: set[int]) -> dict[int, int]:
+def _far_corners(g: _PairGeometry, codes: Sequence[str], paired: set[int]) -> dict[int, int]:
     """Pairs (earlier → later) of the marks of geometry ``g`` not in ``paired``, read as one
     code, each the only such mark lying where the other's card's far corner is by its own axes
     (see FAR_TURN): turned about 180°, FAR_TURN degrees down from its reading direction, at
     FAR_RATIO times the distance both predict to their card centres."""
     free = np.ones(len(codes), bool)
     free[list(paired)] = False
-    _, code = np.unique(np.array(codes, dtype=str), return_inverse=True)
-    fits = g.turned & g.far_corner(FAR_TURN, FAR_RATIO) & (code[:, None] == code[None, :])
+    fits = g.turned & g.far_corner(FAR_TURN, FAR_RATIO) & _same_code(codes)
     fits &= free[:, None] & free[None, :]
     np.fill_diagonal(fits, False)
     options = fits.sum(axis=1)

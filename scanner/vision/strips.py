@@ -24,6 +24,10 @@ STRIP_PIXELS = 1280 * 1024
 STRIP_MARGIN = 96
 
 
+def _padded(height: int, multiple: int) -> int:
+    return -(-height // multiple) * multiple
+
+
 def strip_rows(height: int, width: int, multiple: int) -> list[tuple[int, int, int, int]]:
     """How a frame ``height`` × ``width`` is cut: (top, bottom) of the rows each strip gives,
     and (low, high) of the rows it reads, every bound a multiple of ``multiple`` or the
@@ -35,7 +39,7 @@ def strip_rows(height: int, width: int, multiple: int) -> list[tuple[int, int, i
     core = (STRIP_PIXELS // width - 2 * margin) // multiple * multiple
     core = max(core, multiple)  # a frame too wide for the margins still goes a row at a time
     span = core + 2 * margin
-    padded = -(-height // multiple) * multiple
+    padded = _padded(height, multiple)
     strips = []
     for top in range(0, height, core):
         bottom = min(height, top + core)
@@ -67,7 +71,7 @@ def heads_in_strips(
         last = None if bottom == height else (bottom - low) // stride
         part = heads[:, :, (top - low) // stride : last]
         if out is None:
-            cells = -(-height // multiple) * multiple // stride
+            cells = _padded(height, multiple) // stride
             out = np.empty((*part.shape[:2], cells, part.shape[3]), part.dtype)
         out[:, :, top // stride : top // stride + part.shape[2]] = part
     return out
