@@ -244,6 +244,8 @@ def test_eval_scores_a_synth_folder(cli, models, tmp_path):
     assert (scenes / "confusion.png").stat().st_size > 0
     assert figures["countable"] == figures["found"] + figures["missed"]
     assert set(figures["by_styles"]) == {"seen", "held_out"}
+    told = figures["by_legibility"]
+    assert told["small_cards"]["scenes"] + told["readable"]["scenes"] == 2
     assert set(figures["accuracy"]) == {"all", "standard", "special"}
     for key in ("recall", "precision", "exact_scenes"):
         assert figures[key] is None or 0 <= figures[key] <= 1

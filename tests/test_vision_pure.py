@@ -2,6 +2,7 @@
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -672,6 +673,11 @@ def test_a_scene_is_scored_against_its_labels():
     both = report([score, exact])
     assert both["exact_scenes"] == 0.5 and both["by_styles"]["seen"]["recall"] == 1.0
     assert both["by_styles"]["held_out"]["phantoms"] == 1
+    # a scene whose indices measured small is told so, and is counted apart
+    told = report([replace(score, index_px=5.0), replace(exact, index_px=12.0)])["by_legibility"]
+    assert told["small_cards"]["scenes"] == 1 and told["small_cards"]["exact_scenes"] == 0.0
+    assert told["readable"]["scenes"] == 1 and told["readable"]["exact_scenes"] == 1.0
+    assert report([score, exact])["by_legibility"]["readable"]["scenes"] == 2  # unmeasured
     image = draw_confusion([score, exact])
     assert image.ndim == 3 and image.shape[0] > 27 * 18 and image.shape[1] > 27 * 18
 

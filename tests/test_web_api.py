@@ -332,3 +332,24 @@ def test_a_second_scan_while_busy_is_refused(table, client):
     if answer.status_code == 409:
         assert "already running" in answer.json()["error"]
     assert outcome["view"]["mode"] == "table"
+
+
+def test_a_photo_of_cards_too_small_to_read_well_says_to_bring_the_camera_closer(client, photo):
+    """A busy table seen from high above: the scan says so on the page and in its status, and
+    a photo of cards large enough says nothing of the kind."""
+    import cv2
+
+    from scanner.vision.legibility import SMALL_MESSAGE
+    from tests.test_vision_legibility import FIXTURES
+
+    high = cv2.imread(str(FIXTURES / "scale" / "busy-7777-65.png"))
+    jpeg = cv2.imencode(".jpg", high, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+    headers = {"Content-Type": "image/jpeg"}
+    view = client.post("/api/scans/upload?mode=table", content=jpeg, headers=headers).json()
+    assert view["advice"] == SMALL_MESSAGE
+    assert SMALL_MESSAGE in client.get("/api/state").json()["message"]
+    assert SMALL_MESSAGE in client.get("/").text
+    assert SMALL_MESSAGE in client.get(f"/scan/{view['id']}").text
+    near = client.post("/api/scans/upload?mode=table", content=photo, headers=headers).json()
+    assert near["advice"] is None and near["melds"]
+    assert SMALL_MESSAGE not in client.get("/").text

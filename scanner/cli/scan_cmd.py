@@ -15,10 +15,13 @@ and asks the engine what they mean in ``--mode``. With ``--json`` each scan is o
      "strays": [{…card…, "reason": "…"}],
      "totals": {…the engine's lines for the mode…}, "problems": […], "legal": true,
      "check": false, "frames": 3, "frames_read": 3, "quality": null,
+     "advice": null,
      "timing_ms": {"capture": …, "read": …, "total": …}}
 
 An image that cannot be read gets one line on stderr and the others are still scanned; a
-frame too dark or too blurred gives "quality" and its message instead of a reading. Exit code
+frame too dark or too blurred gives "quality" and its message instead of a reading; cards
+whose indices measure too small to read well give "advice" (its ``kind``, ``message``, the
+median index size measured as ``value`` and the ``limit`` it missed, in px). Exit code
 0 when every scan was read, 2 when any could not be (or the models cannot be loaded).
 """
 
@@ -289,6 +292,8 @@ def print_scan(name: str, scan) -> None:
     print(f"  {totals}")
     if result.needs_check:
         print("  check the cards marked ? before this counts")
+    if scan.advice is not None:
+        print(f"  {scan.advice.message} (the corner indices measure {scan.advice.value:.1f} px)")
 
 
 def run_eval(args: argparse.Namespace) -> int:
@@ -425,6 +430,8 @@ def print_figures(figures: dict) -> None:
             (f"{name.replace('_', '-')} designs", part)
             for name, part in figures["by_styles"].items()
         ),
+        ("scenes told their cards look small", figures["by_legibility"]["small_cards"]),
+        ("the other scenes", figures["by_legibility"]["readable"]),
     ]
     for title, part in parts:
         accuracy = part["accuracy"]

@@ -40,10 +40,13 @@ GROUPS = ("melds", "red_threes", "leftovers", "unplaced")
 # --- building a reading ------------------------------------------------------------------------
 
 
-def reading_from_result(result: Any, *, frames: int = 1, frames_read: int = 1) -> dict:
+def reading_from_result(
+    result: Any, *, frames: int = 1, frames_read: int = 1, advice: str | None = None
+) -> dict:
     """The reading of a finished scan, from its :class:`~scanner.table.modes.TableResult`: each
     card with its code, the vote's confidence and ``check``, and where it lies in the frame
-    (corrections plus these are what retraining needs)."""
+    (corrections plus these are what retraining needs), and ``advice`` for the players where
+    the camera could read the table better (``scanner/vision/legibility.py``)."""
     next_id = 1
 
     def card(reading: Any, reason: str | None = None) -> dict:
@@ -78,6 +81,7 @@ def reading_from_result(result: Any, *, frames: int = 1, frames_read: int = 1) -
         "next_id": next_id,
         "frames": frames,
         "frames_read": frames_read,
+        "advice": advice,
     }
 
 
@@ -305,6 +309,7 @@ def _view(reading: dict, melds: list, problems: list[str], totals: dict) -> dict
         "legal": not problems and all(meld["legal"] for meld in melds),
         "check_count": len(checks),
         "check_ids": [card["id"] for card in checks],
+        "advice": reading.get("advice"),  # readings stored before it was given have none
         "targets": targets(reading),
     }
 

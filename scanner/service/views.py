@@ -34,11 +34,13 @@ def scan_sentence(view: dict) -> str:
     """One line about a scan, for the page's status line."""
     count = view["check_count"]
     check = f", {count} card{'s' if count != 1 else ''} to check" if count else ""
+    advice = f" {view['advice']}" if view.get("advice") else ""
     if view["mode"] == "leftovers":
-        return f"Leftovers: {view['totals']['total']} points{check}."
+        return f"Leftovers: {view['totals']['total']} points{check}.{advice}"
     melds = len(view["melds"])
     legal = "all legal" if view["legal"] else "not all legal"
-    return f"{melds} meld{'s' if melds != 1 else ''}, {legal}, {panel_points(view)} points{check}."
+    points = f"{panel_points(view)} points{check}."
+    return f"{melds} meld{'s' if melds != 1 else ''}, {legal}, {points}{advice}"
 
 
 def side_json(work: SideWork) -> dict:

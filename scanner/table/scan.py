@@ -22,6 +22,7 @@ from scanner.camera import Frame, FrameSource, QualityProblem, check_quality
 from scanner.table.modes import Mode, TableResult, interpret
 from scanner.table.voting import CHECK_BELOW, Vote, vote
 from scanner.vision import Reading, Recogniser
+from scanner.vision.legibility import Advice, advice_for
 
 log = logging.getLogger(__name__)
 FRAMES = 3
@@ -84,6 +85,13 @@ class Scan:
     def message(self) -> str | None:
         return self.quality.message if self.quality else None
 
+    @property
+    def advice(self) -> Advice | None:
+        """What the players could change for a better reading, judged by the median index
+        size of the frames read (``scanner/vision/legibility.py``)."""
+        sizes = [r.index_px for r in self.readings if r is not None and r.index_px is not None]
+        return advice_for(float(np.median(sizes))) if sizes else None
+
     def as_json(self) -> dict:
         cards = [voted.card.as_json() for voted in self.vote.cards]
         for card, voted in zip(cards, self.vote.cards, strict=True):
@@ -98,6 +106,7 @@ class Scan:
             "quality": None
             if self.quality is None
             else {"kind": self.quality.kind, "message": self.quality.message},
+            "advice": None if self.advice is None else self.advice.as_json(),
         }
         if self.result is not None:
             data |= self.result.as_json()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +26,7 @@ from model.recogniser.spec import CLASSES, NOT_AN_INDEX, deck_of
 from scanner.vision.cards import CardReading, IndexReading
 from scanner.vision.grouping import index_centre
 from scanner.vision.images import read_image
+from scanner.vision.legibility import advice_for
 
 if TYPE_CHECKING:
     from scanner.vision.recogniser import Reading
@@ -62,6 +63,7 @@ class SceneScore:
     ignored: int  # reads on cards none of whose indices is visible
     sizes: tuple[tuple[float, bool], ...] = ()  # per countable card: index size (px), found
     errors: tuple[dict, ...] = ()  # each card missed, read wrong, read twice or read on nothing
+    index_px: float | None = None  # the median index size the recogniser measured (legibility)
 
     @property
     def exact(self) -> bool:
@@ -295,14 +297,20 @@ def summarise(scores: Sequence[SceneScore]) -> dict:
 
 
 def report(scores: Sequence[SceneScore]) -> dict:
-    """All scenes, then split by whether their card designs were held out of training.
+    """All scenes, then split by whether their card designs were held out of training, and by
+    whether the players would be told the cards look too small (``legibility.py``).
     Per-class recall counts a card when it was found and read right."""
     result = summarise(scores)
     result["by_styles"] = {
         "seen": summarise([s for s in scores if not s.held_out]),
         "held_out": summarise([s for s in scores if s.held_out]),
     }
-    for part in result["by_styles"].values():
+    # the scenes the players would be told to bring the camera closer for, and the others
+    result["by_legibility"] = {
+        "small_cards": summarise([s for s in scores if advice_for(s.index_px)]),
+        "readable": summarise([s for s in scores if not advice_for(s.index_px)]),
+    }
+    for part in (*result["by_styles"].values(), *result["by_legibility"].values()):
         del part["per_class_recall"], part["recall_by_index_size"]
     return result
 
@@ -331,7 +339,8 @@ def evaluate_folder(
         labels = json.loads(path.read_text(encoding="utf-8"))
         image = path.parent / labels.get("image", path.with_suffix(".jpg").name)
         reading = read(read_image(image))
-        scores.append(score_scene(labels, reading.cards, held_out, reading.indices))
+        score = score_scene(labels, reading.cards, held_out, reading.indices)
+        scores.append(replace(score, index_px=reading.index_px))
     return scores
 
 

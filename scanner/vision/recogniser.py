@@ -21,6 +21,7 @@ from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
 from scanner.vision.gaps import fan_gaps, read_already
 from scanner.vision.grouping import CardGroup
+from scanner.vision.legibility import Advice, advice_for, median_size, sure_index_sizes
 from scanner.vision.melds import read_as_meld, read_with_melds
 from scanner.vision.preprocess import (
     check_frame,
@@ -97,21 +98,31 @@ class Reading:
     """What one frame showed: the physical cards, milliseconds spent per stage (``locate``,
     ``decode``, ``classify``, ``verify``, ``total``), the deck the cards were read as (None
     when nothing was read surely and no deck was expected), the factor the frame was scaled by
-    to be read (``scale.py``; the cards are in the frame's own pixels), and every index read
+    to be read (``scale.py``; the cards are in the frame's own pixels), every index read
     before the corners were paired into cards, "not an index" included (``handfoot eval``
-    says from them what became of a card missed)."""
+    says from them what became of a card missed), and the median size of the indices read as
+    cards, in the frame's own pixels (None when fewer than eight were read)."""
 
     cards: tuple[CardReading, ...]
     timing_ms: dict[str, float]
     deck: str | None = None
     scale: float = 1.0
     indices: tuple[IndexReading, ...] = ()
+    index_px: float | None = None  # the median short side of the indices read as cards
+
+    @property
+    def advice(self) -> Advice | None:
+        """What the players could change for a better reading (``legibility.py``)."""
+        return advice_for(self.index_px)
 
     def as_json(self) -> dict:
+        advice = self.advice
         return {
             "cards": [card.as_json() for card in self.cards],
             "deck": self.deck,
             "scale": round(self.scale, 3),
+            "index_px": None if self.index_px is None else round(self.index_px, 1),
+            "advice": None if advice is None else advice.as_json(),
             "timing_ms": {stage: round(ms, 1) for stage, ms in self.timing_ms.items()},
         }
 
@@ -487,7 +498,9 @@ class Recogniser:
             timing["total"],
             factor,
         )
-        return Reading(cards, timing, deck, factor, indices)
+        c = self.contract
+        index_px = median_size(sure_index_sizes(indices, c.not_an_index, c.min_confidence))
+        return Reading(cards, timing, deck, factor, indices, index_px)
 
     def heads(self, frame: np.ndarray) -> np.ndarray:
         """The locator's heads [1, C, H', W'] for an RGB uint8 frame [H, W, 3], averaged over
@@ -610,14 +623,10 @@ class Recogniser:
         """The factor to read ``frame`` at (``scale.py``), from the sizes of the indices read
         in it as cards (at least MIN_CONFIDENCE sure): of the locator's marks on a photo of a
         few cards, many are patterns smaller than any index."""
-        sure = self.contract.min_confidence
-        sizes = [
-            min(r.index.index_h, r.index.index_w)
-            for r in readings
-            if r.code != self.contract.not_an_index and r.confidence >= sure
-        ]
+        c = self.contract
+        sizes = sure_index_sizes(readings, c.not_an_index, c.min_confidence)
         height, width = frame.shape[:2]
-        return working_scale(sizes, (width, height), self.contract)
+        return working_scale(sizes, (width, height), c)
 
     def _marks(self, frame: np.ndarray) -> tuple[IndexCandidate, ...]:
         """The locator's marks in ``frame``, down to the faint ones, one per index."""
