@@ -19,7 +19,7 @@ from scanner.vision.scale import MIN_CARDS
 
 # The median short side (frame px) of a frame's indices read as cards below which the players
 # are told: chosen on five busy validation sets (model/README.md, Measured, Cards too small).
-SMALL_BELOW_PX = 7.0
+SMALL_BELOW_PX = 8.0
 SMALL_MESSAGE = (
     "The cards look small to the camera, so some may be misread: bring the camera closer "
     "to the table, or zoom in."
