@@ -632,3 +632,29 @@ def test_a_photo_chosen_as_the_page_updates_is_sent(server, phones, photo):
         f"before => ({shown})() > before || document.querySelector('#status.bad')", arg=before
     )
     assert not page.locator("#status.bad").count(), phone.status()
+
+
+def test_a_photo_of_cards_too_small_says_to_bring_the_camera_closer(server, phones):
+    """A busy table photographed from high above: the scan is shown, and beside it, in words
+    as large as the rest, what the players can do for a better reading."""
+    import cv2
+
+    from scanner.vision.legibility import SMALL_MESSAGE
+    from tests.test_vision_legibility import FIXTURES
+
+    high = cv2.imread(str(FIXTURES / "scale" / "busy-7777-65.png"))
+    jpeg = cv2.imencode(".jpg", high, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+    phone = phones("small-cards", PHONE)
+    page = phone.page
+    phone.open("/")
+    page.locator("#pin").fill(PIN)
+    page.locator("#pin").dispatch_event("change")
+    page.locator("input[data-upload]").set_input_files(
+        files=[{"name": "high.jpg", "mimeType": "image/jpeg", "buffer": jpeg}]
+    )
+    page.wait_for_selector("#live .scan .advice, #status.bad")
+    assert not page.locator("#status.bad").count(), phone.status()
+    assert page.locator("#live .scan .advice").inner_text() == SMALL_MESSAGE
+    assert SMALL_MESSAGE in phone.status()
+    assert_readable(phone, "a scan of cards too small")
+    phone.shot("small-cards")
