@@ -246,6 +246,8 @@ def test_eval_scores_a_synth_folder(cli, models, tmp_path):
     assert set(figures["by_styles"]) == {"seen", "held_out"}
     told = figures["by_legibility"]
     assert told["small_cards"]["scenes"] + told["readable"]["scenes"] == 2
+    assert sum(part["scenes"] for part in figures["by_table"].values()) == 2
+    assert "unknown" not in figures["by_table"]  # each rendered scene names its table
     assert set(figures["accuracy"]) == {"all", "standard", "special"}
     for key in ("recall", "precision", "exact_scenes"):
         assert figures[key] is None or 0 <= figures[key] <= 1

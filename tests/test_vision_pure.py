@@ -678,6 +678,13 @@ def test_a_scene_is_scored_against_its_labels():
     assert told["small_cards"]["scenes"] == 1 and told["small_cards"]["exact_scenes"] == 0.0
     assert told["readable"]["scenes"] == 1 and told["readable"]["exact_scenes"] == 1.0
     assert report([score, exact])["by_legibility"]["readable"]["scenes"] == 2  # unmeasured
+    # per table, most errors first
+    tables = report([replace(score, table="lace-over-wood"), exact])["by_table"]
+    assert list(tables) == ["lace-over-wood", "unknown"]
+    assert tables["lace-over-wood"] == {
+        "scenes": 1, "countable": 3, "errors": 4, "exact_scenes": 0.0
+    }  # fmt: skip
+    assert tables["unknown"]["errors"] == 0 and tables["unknown"]["exact_scenes"] == 1.0
     image = draw_confusion([score, exact])
     assert image.ndim == 3 and image.shape[0] > 27 * 18 and image.shape[1] > 27 * 18
 

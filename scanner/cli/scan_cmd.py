@@ -452,6 +452,13 @@ def print_figures(figures: dict) -> None:
     ]
     if by_size:
         print("recall by index size (its short side): " + ", ".join(by_size))
+    tables = [
+        f"{name} {part['errors']} in {_count(part['scenes'], 'scene')}"
+        for name, part in list(figures["by_table"].items())[:5]
+        if part["errors"]
+    ]
+    if tables:
+        print("most errors by table: " + ", ".join(tables))
     weakest = sorted(figures["per_class_recall"].items(), key=lambda item: item[1])[:8]
     if weakest:
         print("weakest classes: " + ", ".join(f"{c} {_percent(r)}" for c, r in weakest))

@@ -64,6 +64,7 @@ class SceneScore:
     sizes: tuple[tuple[float, bool], ...] = ()  # per countable card: index size (px), found
     errors: tuple[dict, ...] = ()  # each card missed, read wrong, read twice or read on nothing
     index_px: float | None = None  # the median index size the recogniser measured (legibility)
+    table: str | None = None  # the surface the cards lie on (its name in model/synth)
 
     @property
     def exact(self) -> bool:
@@ -234,6 +235,7 @@ def score_scene(
         ignored=ignored,
         sizes=tuple((index_size(c), n in found) for n, c in enumerate(truth) if countable[n]),
         errors=tuple(errors),
+        table=labels.get("surface"),
     )
 
 
@@ -312,7 +314,26 @@ def report(scores: Sequence[SceneScore]) -> dict:
     }
     for part in (*result["by_styles"].values(), *result["by_legibility"].values()):
         del part["per_class_recall"], part["recall_by_index_size"]
+    result["by_table"] = by_table(scores)
     return result
+
+
+def by_table(scores: Sequence[SceneScore]) -> dict[str, dict]:
+    """Per table the cards lie on, most errors first: how many scenes, cards and errors, and
+    the share of scenes read exactly (a held-out tablecloth shows here apart from the rest)."""
+    tables: dict[str, list[SceneScore]] = {}
+    for score in scores:
+        tables.setdefault(score.table or "unknown", []).append(score)
+    parts = {
+        name: {
+            "scenes": len(part),
+            "countable": sum(len(score.sizes) for score in part),
+            "errors": sum(len(score.errors) for score in part),
+            "exact_scenes": _share(sum(score.exact for score in part), len(part)),
+        }
+        for name, part in tables.items()
+    }
+    return dict(sorted(parts.items(), key=lambda item: (-item[1]["errors"], item[0])))
 
 
 def error_lines(scores: Iterable[SceneScore]) -> Iterator[dict]:
