@@ -8,8 +8,9 @@ frame of small indices read scaled up), ``strips`` (a large frame located a stri
 number read again where a standard card's suit sign would lie), ``refine`` (a doubtful mark's
 index looked for around it), ``closer`` (small marks read "not an index" located again scaled
 up), ``verifier``, ``cards``, ``grouping`` (cards into melds by layout), ``melds`` (a meld's
-cards read knowing they share a rank) and ``gaps`` (a fan's unread cards looked for between its
-read ones), tested without any model.
+cards read knowing they share a rank), ``gaps`` (a fan's unread cards looked for between its
+read ones) and ``legibility`` (cards too small to read well, said so), tested without any
+model.
 """
 
 from scanner.vision.cards import CardReading
