@@ -521,6 +521,9 @@ def test_a_tall_index_marked_twice_down_its_length_counts_once_but_a_fan_of_one_
     assert card.confidence == 0.97
     # Read as two codes, they are two readings (a neighbour's index, or a misread to check).
     assert len(merged([reading(top, "JK", 0.97), reading(lower, "10B", 0.86)])) == 2
+    # A rank is printed no taller than its index: there, a second card of the rank, as cards
+    # squared into a pile or a tight fan of one rank lie.
+    assert len(merged([reading(top, "5R", 0.97), reading(lower, "5R", 0.86)])) == 2
     # A step of 0.8 index heights down is a card beneath, as in a fan of one rank.
     further = IndexCandidate(**{**top.__dict__, "x": top.x + 16 * v[0], "y": top.y + 16 * v[1]})
     assert len(merged([reading(top, "JK", 0.97), reading(further, "JK", 0.86)])) == 2
