@@ -94,6 +94,7 @@ class Scan:
 
     def as_json(self) -> dict:
         cards = [voted.card.as_json() for voted in self.vote.cards]
+        advice = self.advice
         for card, voted in zip(cards, self.vote.cards, strict=True):
             card["seen"] = voted.seen
         data = {
@@ -106,7 +107,7 @@ class Scan:
             "quality": None
             if self.quality is None
             else {"kind": self.quality.kind, "message": self.quality.message},
-            "advice": None if self.advice is None else self.advice.as_json(),
+            "advice": None if advice is None else advice.as_json(),
         }
         if self.result is not None:
             data |= self.result.as_json()
