@@ -29,7 +29,9 @@ SMALL_MESSAGE = (
 @dataclass(frozen=True)
 class Advice:
     """What the players could change for a better reading: ``kind`` for code, ``message`` for
-    them, and the measured ``value`` with the ``limit`` it missed."""
+    them, and the measured ``value`` with the ``limit`` it missed. It comes with a reading,
+    where a camera's QualityProblem (``scanner/camera/quality.py``) keeps a frame from being
+    read at all, so a scan carries the two apart."""
 
     kind: str
     message: str
