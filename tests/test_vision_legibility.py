@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from engine import get_preset
@@ -86,6 +87,10 @@ def test_a_scan_is_judged_by_the_median_of_its_frames_measured(sizes, told):
     scan = read_frames([textured_frame()] * len(sizes), SizedReader(sizes), settings)
     assert (scan.advice is not None) == told
     assert (scan.as_json()["advice"] is not None) == told
+    measured = [size for size in sizes if size is not None]
+    assert scan.as_json()["index_px"] == (
+        round(float(np.median(measured)), 1) if measured else None
+    )
 
 
 @models

@@ -41,12 +41,18 @@ GROUPS = ("melds", "red_threes", "leftovers", "unplaced")
 
 
 def reading_from_result(
-    result: Any, *, frames: int = 1, frames_read: int = 1, advice: str | None = None
+    result: Any,
+    *,
+    frames: int = 1,
+    frames_read: int = 1,
+    index_px: float | None = None,
+    advice: str | None = None,
 ) -> dict:
     """The reading of a finished scan, from its :class:`~scanner.table.modes.TableResult`: each
     card with its code, the vote's confidence and ``check``, and where it lies in the frame
-    (corrections plus these are what retraining needs), and ``advice`` for the players where
-    the camera could read the table better (``scanner/vision/legibility.py``)."""
+    (corrections plus these are what retraining needs), the median size of the cards' corner
+    indices in the frame (px: how well the camera sees them) and ``advice`` for the players
+    where the camera could read the table better (``scanner/vision/legibility.py``)."""
     next_id = 1
 
     def card(reading: Any, reason: str | None = None) -> dict:
@@ -81,6 +87,7 @@ def reading_from_result(
         "next_id": next_id,
         "frames": frames,
         "frames_read": frames_read,
+        "index_px": None if index_px is None else round(index_px, 1),
         "advice": advice,
     }
 
@@ -309,7 +316,9 @@ def _view(reading: dict, melds: list, problems: list[str], totals: dict) -> dict
         "legal": not problems and all(meld["legal"] for meld in melds),
         "check_count": len(checks),
         "check_ids": [card["id"] for card in checks],
-        "advice": reading.get("advice"),  # readings stored before it was given have none
+        # readings stored before these were measured have neither
+        "index_px": reading.get("index_px"),
+        "advice": reading.get("advice"),
         "targets": targets(reading),
     }
 

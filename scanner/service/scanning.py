@@ -164,6 +164,7 @@ class Scanning(Worker):
             scan.result,
             frames=len(scan.frames),
             frames_read=sum(r is not None for r in scan.readings),
+            index_px=scan.index_px,
             advice=None if scan.advice is None else scan.advice.message,
         )
         shown = scan.shown.image

@@ -86,11 +86,17 @@ class Scan:
         return self.quality.message if self.quality else None
 
     @property
-    def advice(self) -> Advice | None:
-        """What the players could change for a better reading, judged by the median index
-        size of the frames read (``scanner/vision/legibility.py``)."""
+    def index_px(self) -> float | None:
+        """The median over the frames read of their median index size (frame px), or None
+        where no frame read enough cards to measure it."""
         sizes = [r.index_px for r in self.readings if r is not None and r.index_px is not None]
-        return advice_for(float(np.median(sizes))) if sizes else None
+        return float(np.median(sizes)) if sizes else None
+
+    @property
+    def advice(self) -> Advice | None:
+        """What the players could change for a better reading, judged by ``index_px``
+        (``scanner/vision/legibility.py``)."""
+        return advice_for(self.index_px)
 
     def as_json(self) -> dict:
         cards = [voted.card.as_json() for voted in self.vote.cards]
@@ -107,6 +113,7 @@ class Scan:
             "quality": None
             if self.quality is None
             else {"kind": self.quality.kind, "message": self.quality.message},
+            "index_px": None if self.index_px is None else round(self.index_px, 1),
             "advice": None if advice is None else advice.as_json(),
         }
         if self.result is not None:
