@@ -30,6 +30,7 @@ from engine import (
 )
 from scanner.service.errors import BadInput, NoSuchThing
 from scanner.table.modes import leftover_totals, meld_totals, table_totals
+from scanner.vision.legibility import advice_for
 
 FORMAT = "handfoot-reading/1"
 MODES = ("meld", "table", "leftovers")
@@ -46,13 +47,12 @@ def reading_from_result(
     frames: int = 1,
     frames_read: int = 1,
     index_px: float | None = None,
-    advice: str | None = None,
 ) -> dict:
     """The reading of a finished scan, from its :class:`~scanner.table.modes.TableResult`: each
     card with its code, the vote's confidence and ``check``, and where it lies in the frame
-    (corrections plus these are what retraining needs), the median size of the cards' corner
-    indices in the frame (px: how well the camera sees them) and ``advice`` for the players
-    where the camera could read the table better (``scanner/vision/legibility.py``)."""
+    (corrections plus these are what retraining needs), and the median size of the cards'
+    corner indices in the frame (px: how well the camera sees them, from which the view gives
+    the players advice, ``scanner/vision/legibility.py``)."""
     next_id = 1
 
     def card(reading: Any, reason: str | None = None) -> dict:
@@ -88,7 +88,6 @@ def reading_from_result(
         "frames": frames,
         "frames_read": frames_read,
         "index_px": None if index_px is None else round(index_px, 1),
-        "advice": advice,
     }
 
 
@@ -305,6 +304,7 @@ def _score_leftovers(reading: dict, rules: RuleSet, deal: int) -> dict:
 
 def _view(reading: dict, melds: list, problems: list[str], totals: dict) -> dict:
     checks = check_cards(reading)
+    advice = advice_for(reading.get("index_px"))
     return {
         "mode": reading["mode"],
         "melds": melds,
@@ -316,9 +316,8 @@ def _view(reading: dict, melds: list, problems: list[str], totals: dict) -> dict
         "legal": not problems and all(meld["legal"] for meld in melds),
         "check_count": len(checks),
         "check_ids": [card["id"] for card in checks],
-        # readings stored before these were measured have neither
-        "index_px": reading.get("index_px"),
-        "advice": reading.get("advice"),
+        "index_px": reading.get("index_px"),  # None in readings stored before it was measured
+        "advice": None if advice is None else advice.message,
         "targets": targets(reading),
     }
 

@@ -165,7 +165,6 @@ class Scanning(Worker):
             frames=len(scan.frames),
             frames_read=sum(r is not None for r in scan.readings),
             index_px=scan.index_px,
-            advice=None if scan.advice is None else scan.advice.message,
         )
         shown = scan.shown.image
         annotated = encode_jpeg(annotate_table(shown, scan.result, scan.vote.readings))

@@ -22,7 +22,7 @@ from scanner.camera import Frame, FrameSource, QualityProblem, check_quality
 from scanner.table.modes import Mode, TableResult, interpret
 from scanner.table.voting import CHECK_BELOW, Vote, vote
 from scanner.vision import Reading, Recogniser
-from scanner.vision.legibility import Advice, advice_for
+from scanner.vision.legibility import Advice, advice_for, legibility_json
 
 log = logging.getLogger(__name__)
 FRAMES = 3
@@ -100,7 +100,6 @@ class Scan:
 
     def as_json(self) -> dict:
         cards = [voted.card.as_json() for voted in self.vote.cards]
-        advice = self.advice
         for card, voted in zip(cards, self.vote.cards, strict=True):
             card["seen"] = voted.seen
         data = {
@@ -113,8 +112,7 @@ class Scan:
             "quality": None
             if self.quality is None
             else {"kind": self.quality.kind, "message": self.quality.message},
-            "index_px": None if self.index_px is None else round(self.index_px, 1),
-            "advice": None if advice is None else advice.as_json(),
+            **legibility_json(self.index_px),
         }
         if self.result is not None:
             data |= self.result.as_json()

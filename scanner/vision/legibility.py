@@ -73,3 +73,12 @@ def advice_for(index_px: float | None) -> Advice | None:
     if index_px is None or index_px >= SMALL_BELOW_PX:
         return None
     return Advice("small_cards", SMALL_MESSAGE, index_px, SMALL_BELOW_PX)
+
+
+def legibility_json(index_px: float | None) -> dict:
+    """``index_px`` and the advice it gives, as a reading's and a scan's JSON carry them."""
+    advice = advice_for(index_px)
+    return {
+        "index_px": None if index_px is None else round(index_px, 1),
+        "advice": None if advice is None else advice.as_json(),
+    }

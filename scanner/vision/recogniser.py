@@ -21,7 +21,13 @@ from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
 from scanner.vision.gaps import fan_gaps, read_already
 from scanner.vision.grouping import CardGroup
-from scanner.vision.legibility import Advice, advice_for, median_size, sure_index_sizes
+from scanner.vision.legibility import (
+    Advice,
+    advice_for,
+    legibility_json,
+    median_size,
+    sure_index_sizes,
+)
 from scanner.vision.melds import read_as_meld, read_with_melds
 from scanner.vision.preprocess import (
     check_frame,
@@ -116,13 +122,11 @@ class Reading:
         return advice_for(self.index_px)
 
     def as_json(self) -> dict:
-        advice = self.advice
         return {
             "cards": [card.as_json() for card in self.cards],
             "deck": self.deck,
             "scale": round(self.scale, 3),
-            "index_px": None if self.index_px is None else round(self.index_px, 1),
-            "advice": None if advice is None else advice.as_json(),
+            **legibility_json(self.index_px),
             "timing_ms": {stage: round(ms, 1) for stage, ms in self.timing_ms.items()},
         }
 
