@@ -315,6 +315,40 @@ def test_a_card_read_at_both_corners_in_one_code_is_placed_by_its_fan_s_index():
     assert card.index_box == bottom.index_box()
 
 
+def test_a_card_is_not_placed_by_a_corner_the_frame_edge_cuts():
+    # a loose card at the frame's right edge: its surer corner's index runs off the frame, so
+    # the card is reported at the corner that lies whole in it
+    inside, cut = (index_of((45, 200), 0, c) for c in ("top-left", "bottom-right"))
+    readings = [reading(inside, "3R", 0.9), reading(cut, "3R", 0.97)]
+    assert cut.index_box()[2] > 80 > inside.index_box()[2]
+    (card,) = merge_cards(readings, not_an_index="none", min_confidence=0.5, bounds=(80, 400))
+    assert card.index_box == inside.index_box() and card.confidence == 0.97
+    (card,) = merged(readings)  # the frame unknown: by the surer corner, as before
+    assert card.index_box == cut.index_box()
+
+
+def test_two_cards_of_one_code_each_read_at_both_corners_pair_as_two_cards():
+    # two 3s lying one over the other a third of a card down (busy test scene 34, the marks
+    # as the locator gave them): the nearest pair is the lower card's top corner with the upper
+    # card's far corner, which left the two other corners each a card: one card counted twice
+    def mark(x, y, angle, index_h, index_w, card_x, card_y, card_w, card_h):
+        return IndexCandidate(x, y, 0.6, angle, index_h, index_w, card_x, card_y, card_w, card_h)
+
+    upper_top = mark(1114.6, 500.6, 73.4, 19.3, 10.7, 1069.0, 533.5, 79.6, 117.4)
+    lower_top = mark(1136.2, 580.8, 63.5, 22.4, 10.0, 1088.9, 610.3, 81.2, 121.8)
+    lower_far = mark(1098.1, 682.1, 254.9, 16.9, 12.4, 1144.0, 652.2, 76.1, 110.9)
+    upper_far = mark(1070.1, 598.5, 248.6, 18.6, 10.7, 1099.4, 555.3, 74.9, 109.6)
+    readings = [
+        reading(mark, "3R", sure)
+        for mark, sure in zip(
+            (upper_top, lower_top, lower_far, upper_far), (0.985, 0.972, 0.949, 0.925), strict=True
+        )
+    ]
+    cards = merged(readings)
+    assert [card.corners for card in cards] == [2, 2]
+    assert {card.index_box for card in cards} == {upper_top.index_box(), lower_top.index_box()}
+
+
 def test_a_loose_card_whose_size_is_read_short_still_counts_once():
     # both corners predict a card 55 % of its size: the centres they predict lie a short side
     # apart, but each lies on the line to the other's corner

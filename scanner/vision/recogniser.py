@@ -476,14 +476,16 @@ class Recogniser:
         readings = agreed_unread(readings, self.contract.classes, deck, self.contract.not_an_index)
         readings = self._verify(frame, readings)
         verified = time.perf_counter()
+        bounds = (frame.shape[1], frame.shape[0])
         cards = merge_cards(
             readings,
             not_an_index=self.contract.not_an_index,
             min_confidence=self.contract.min_confidence,
             classes=self.contract.classes,
+            bounds=bounds,
         )
         if melds:
-            cards, melds_read = self._read_with_melds(readings, cards, deck)
+            cards, melds_read = self._read_with_melds(readings, cards, deck, bounds)
             cards = self._fill_gaps(frame, readings, cards, melds_read, deck)
         cards = scaled_back(cards, factor)
         indices = indices_scaled_back(readings, factor)
@@ -513,7 +515,11 @@ class Recogniser:
         return self._locate(frame)  # its input is cut by locator_input, which checks the frame
 
     def _read_with_melds(
-        self, readings: list[IndexReading], cards: tuple[CardReading, ...], deck: str | None
+        self,
+        readings: list[IndexReading],
+        cards: tuple[CardReading, ...],
+        deck: str | None,
+        bounds: tuple[float, float] | None = None,
     ) -> tuple[tuple[CardReading, ...], tuple[CardGroup, ...]]:
         """``cards`` read knowing a meld's cards share a rank, with the marks read "not an
         index" that their meld reads as a card; those always ask for a check (``melds.py``);
@@ -548,6 +554,7 @@ class Recogniser:
             not_an_index=c.not_an_index,
             min_confidence=c.min_confidence,
             classes=c.classes,
+            bounds=bounds,
         )
         return tuple(
             replace(card, check=True)
