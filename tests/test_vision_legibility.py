@@ -19,6 +19,7 @@ from scanner.vision.legibility import (
     SMALL_MESSAGE,
     advice_for,
     median_size,
+    small_size,
     sure_index_sizes,
 )
 from scanner.vision.recogniser import default_model_dir
@@ -43,10 +44,20 @@ def test_only_indices_read_surely_as_cards_are_measured_by_their_short_side():
 
 def test_a_few_cards_say_nothing_of_the_camera():
     assert median_size([5.0] * (MIN_CARDS - 1)) is None
+    assert small_size([5.0] * (MIN_CARDS - 1)) is None
     assert median_size([5.0, 6.0, 30.0, 6.5, 5.5, 7.0, 6.0, 40.0]) == pytest.approx(6.25)
 
 
-def test_the_players_are_told_only_when_the_median_index_is_small():
+def test_the_far_side_of_a_table_seen_small_is_measured_by_the_smallest_fifth():
+    # a camera at one end of the table: ten melds' indices near it, four far from it
+    near, far = [14.0] * 10, [5.0, 5.5, 6.0, 6.0]
+    assert median_size(near + far) == 14.0
+    assert small_size(near + far) < SMALL_BELOW_PX  # told, where the median tells nothing
+    assert advice_for(small_size(near + far)) is not None
+    assert advice_for(small_size([*near, 5.0])) is None  # one small card is not a fifth
+
+
+def test_the_players_are_told_only_when_the_smaller_indices_are_small():
     assert advice_for(None) is None
     assert advice_for(SMALL_BELOW_PX) is None
     advice = advice_for(SMALL_BELOW_PX - 0.5)
@@ -58,19 +69,24 @@ def test_the_players_are_told_only_when_the_median_index_is_small():
         "limit": SMALL_BELOW_PX,
     }
     timing = dict.fromkeys(("locate", "decode", "classify", "total"), 0.0)
-    assert Reading((), timing, index_px=5.04).as_json()["advice"]["value"] == 5.0
-    assert Reading((), timing, index_px=12.0).as_json()["advice"] is None
+    told = Reading((), timing, index_px=7.0, small_px=5.04).as_json()
+    assert told["advice"]["value"] == 5.0 and (told["index_px"], told["small_px"]) == (7.0, 5.0)
+    assert Reading((), timing, index_px=12.0, small_px=9.0).as_json()["advice"] is None
+    assert Reading((), timing, index_px=7.0).as_json()["advice"] is None  # unmeasured
 
 
 class SizedReader:
-    """Stands in for the recogniser: each frame measures the next of ``sizes``."""
+    """Stands in for the recogniser: each frame's smallest fifth of indices measures the next of
+    ``sizes``, its median 3 px more."""
 
     def __init__(self, sizes) -> None:
         self.sizes = iter(sizes)
 
     def read(self, image, deck=None, *, melds=True) -> Reading:
         timing = dict.fromkeys(("locate", "decode", "classify", "total"), 0.0)
-        return Reading((), timing, deck, index_px=next(self.sizes))
+        small = next(self.sizes)
+        index = None if small is None else small + 3.0
+        return Reading((), timing, deck, index_px=index, small_px=small)
 
 
 @pytest.mark.parametrize(
@@ -88,8 +104,11 @@ def test_a_scan_is_judged_by_the_median_of_its_frames_measured(sizes, told):
     assert (scan.advice is not None) == told
     assert (scan.as_json()["advice"] is not None) == told
     measured = [size for size in sizes if size is not None]
-    assert scan.as_json()["index_px"] == (
+    assert scan.as_json()["small_px"] == (
         round(float(np.median(measured)), 1) if measured else None
+    )
+    assert scan.as_json()["index_px"] == (
+        round(float(np.median(measured)) + 3.0, 1) if measured else None
     )
 
 

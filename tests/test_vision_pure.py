@@ -711,7 +711,7 @@ def test_a_scene_is_scored_against_its_labels():
     assert both["exact_scenes"] == 0.5 and both["by_styles"]["seen"]["recall"] == 1.0
     assert both["by_styles"]["held_out"]["phantoms"] == 1
     # a scene whose indices measured small is told so, and is counted apart
-    told = report([replace(score, index_px=5.0), replace(exact, index_px=12.0)])["by_legibility"]
+    told = report([replace(score, small_px=5.0), replace(exact, small_px=12.0)])["by_legibility"]
     assert told["small_cards"]["scenes"] == 1 and told["small_cards"]["exact_scenes"] == 0.0
     assert told["readable"]["scenes"] == 1 and told["readable"]["exact_scenes"] == 1.0
     assert report([score, exact])["by_legibility"]["readable"]["scenes"] == 2  # unmeasured

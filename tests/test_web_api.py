@@ -339,14 +339,15 @@ def test_a_photo_of_cards_too_small_to_read_well_says_to_bring_the_camera_closer
     the same table seen closer says nothing of the kind."""
     import cv2
 
-    from scanner.vision.legibility import SMALL_MESSAGE
+    from scanner.vision.legibility import SMALL_BELOW_PX, SMALL_MESSAGE
     from tests.test_vision_legibility import FIXTURES
 
     high = cv2.imread(str(FIXTURES / "scale" / "busy-7777-65.png"))
     jpeg = cv2.imencode(".jpg", high, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
     headers = {"Content-Type": "image/jpeg"}
     view = client.post("/api/scans/upload?mode=table", content=jpeg, headers=headers).json()
-    assert view["advice"] == SMALL_MESSAGE and view["index_px"] < 8
+    assert view["advice"] == SMALL_MESSAGE and view["small_px"] < SMALL_BELOW_PX
+    assert view["index_px"] >= view["small_px"]
     assert SMALL_MESSAGE in client.get("/api/state").json()["message"]
     assert SMALL_MESSAGE in client.get("/").text
     assert SMALL_MESSAGE in client.get(f"/scan/{view['id']}").text
@@ -354,5 +355,5 @@ def test_a_photo_of_cards_too_small_to_read_well_says_to_bring_the_camera_closer
     closer = cv2.resize(high, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
     jpeg = cv2.imencode(".jpg", closer, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
     near = client.post("/api/scans/upload?mode=table", content=jpeg, headers=headers).json()
-    assert near["advice"] is None and near["melds"] and near["index_px"] >= 8
+    assert near["advice"] is None and near["melds"] and near["small_px"] >= SMALL_BELOW_PX
     assert SMALL_MESSAGE not in client.get("/").text

@@ -15,15 +15,15 @@ and asks the engine what they mean in ``--mode``. With ``--json`` each scan is o
      "strays": [{…card…, "reason": "…"}],
      "totals": {…the engine's lines for the mode…}, "problems": […], "legal": true,
      "check": false, "frames": 3, "frames_read": 3, "quality": null,
-     "index_px": 14.2, "advice": null,
+     "index_px": 14.2, "small_px": 11.8, "advice": null,
      "timing_ms": {"capture": …, "read": …, "total": …}}
 
 An image that cannot be read gets one line on stderr and the others are still scanned; a
 frame too dark or too blurred gives "quality" and its message instead of a reading.
 "index_px" is the median size of the cards' corner indices in the frames (px; null where too
-few cards were read to measure it); cards whose indices measure too small to read well give
-"advice" (its ``kind``, ``message``, the size measured as ``value`` and the ``limit`` it
-missed). Exit code
+few cards were read to measure it), "small_px" the size the smallest fifth of them measure
+under; where those measure too small to read well, "advice" (its ``kind``, ``message``, the
+size measured as ``value`` and the ``limit`` it missed). Exit code
 0 when every scan was read, 2 when any could not be (or the models cannot be loaded).
 """
 

@@ -47,12 +47,14 @@ def reading_from_result(
     frames: int = 1,
     frames_read: int = 1,
     index_px: float | None = None,
+    small_px: float | None = None,
 ) -> dict:
     """The reading of a finished scan, from its :class:`~scanner.table.modes.TableResult`: each
     card with its code, the vote's confidence and ``check``, and where it lies in the frame
     (corrections plus these are what retraining needs), and the median size of the cards'
-    corner indices in the frame (px: how well the camera sees them, from which the view gives
-    the players advice, ``scanner/vision/legibility.py``)."""
+    corner indices in the frame and the size the smallest fifth of them lie under (px: how
+    well the camera sees them, from which the view gives the players advice,
+    ``scanner/vision/legibility.py``)."""
     next_id = 1
 
     def card(reading: Any, reason: str | None = None) -> dict:
@@ -88,6 +90,7 @@ def reading_from_result(
         "frames": frames,
         "frames_read": frames_read,
         "index_px": None if index_px is None else round(index_px, 1),
+        "small_px": None if small_px is None else round(small_px, 1),
     }
 
 
@@ -304,7 +307,7 @@ def _score_leftovers(reading: dict, rules: RuleSet, deal: int) -> dict:
 
 def _view(reading: dict, melds: list, problems: list[str], totals: dict) -> dict:
     checks = check_cards(reading)
-    advice = advice_for(reading.get("index_px"))
+    advice = advice_for(reading.get("small_px"))
     return {
         "mode": reading["mode"],
         "melds": melds,
@@ -316,7 +319,9 @@ def _view(reading: dict, melds: list, problems: list[str], totals: dict) -> dict
         "legal": not problems and all(meld["legal"] for meld in melds),
         "check_count": len(checks),
         "check_ids": [card["id"] for card in checks],
-        "index_px": reading.get("index_px"),  # None in readings stored before it was measured
+        # None in readings stored before they were measured
+        "index_px": reading.get("index_px"),
+        "small_px": reading.get("small_px"),
         "advice": None if advice is None else advice.message,
         "targets": targets(reading),
     }

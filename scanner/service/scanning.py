@@ -165,6 +165,7 @@ class Scanning(Worker):
             frames=len(scan.frames),
             frames_read=sum(r is not None for r in scan.readings),
             index_px=scan.index_px,
+            small_px=scan.small_px,
         )
         shown = scan.shown.image
         annotated = encode_jpeg(annotate_table(shown, scan.result, scan.vote.readings))

@@ -89,14 +89,24 @@ class Scan:
     def index_px(self) -> float | None:
         """The median over the frames read of their median index size (frame px), or None
         where no frame read enough cards to measure it."""
-        sizes = [r.index_px for r in self.readings if r is not None and r.index_px is not None]
+        return self._median_over_frames("index_px")
+
+    @property
+    def small_px(self) -> float | None:
+        """The median over the frames read of the size the smallest fifth of each frame's
+        indices lie under (frame px), or None where no frame read enough cards."""
+        return self._median_over_frames("small_px")
+
+    def _median_over_frames(self, size: str) -> float | None:
+        sizes = [getattr(r, size) for r in self.readings if r is not None]
+        sizes = [value for value in sizes if value is not None]
         return float(np.median(sizes)) if sizes else None
 
     @property
     def advice(self) -> Advice | None:
-        """What the players could change for a better reading, judged by ``index_px``
+        """What the players could change for a better reading, judged by ``small_px``
         (``scanner/vision/legibility.py``)."""
-        return advice_for(self.index_px)
+        return advice_for(self.small_px)
 
     def as_json(self) -> dict:
         cards = [voted.card.as_json() for voted in self.vote.cards]
@@ -112,7 +122,7 @@ class Scan:
             "quality": None
             if self.quality is None
             else {"kind": self.quality.kind, "message": self.quality.message},
-            **legibility_json(self.index_px),
+            **legibility_json(self.index_px, self.small_px),
         }
         if self.result is not None:
             data |= self.result.as_json()

@@ -64,6 +64,7 @@ class SceneScore:
     sizes: tuple[tuple[float, bool], ...] = ()  # per countable card: index size (px), found
     errors: tuple[dict, ...] = ()  # each card missed, read wrong, read twice or read on nothing
     index_px: float | None = None  # the median index size the recogniser measured (legibility)
+    small_px: float | None = None  # the size the smallest fifth of them lie under (legibility)
     table: str | None = None  # the surface the cards lie on (its name in model/synth)
 
     @property
@@ -309,8 +310,8 @@ def report(scores: Sequence[SceneScore]) -> dict:
     }
     # the scenes the players would be told to bring the camera closer for, and the others
     result["by_legibility"] = {
-        "small_cards": summarise([s for s in scores if advice_for(s.index_px)]),
-        "readable": summarise([s for s in scores if not advice_for(s.index_px)]),
+        "small_cards": summarise([s for s in scores if advice_for(s.small_px)]),
+        "readable": summarise([s for s in scores if not advice_for(s.small_px)]),
     }
     for part in (*result["by_styles"].values(), *result["by_legibility"].values()):
         del part["per_class_recall"], part["recall_by_index_size"]
@@ -361,7 +362,7 @@ def evaluate_folder(
         image = path.parent / labels.get("image", path.with_suffix(".jpg").name)
         reading = read(read_image(image))
         score = score_scene(labels, reading.cards, held_out, reading.indices)
-        scores.append(replace(score, index_px=reading.index_px))
+        scores.append(replace(score, index_px=reading.index_px, small_px=reading.small_px))
     return scores
 
 

@@ -26,6 +26,7 @@ from scanner.vision.legibility import (
     advice_for,
     legibility_json,
     median_size,
+    small_size,
     sure_index_sizes,
 )
 from scanner.vision.melds import read_as_meld, read_with_melds
@@ -107,7 +108,8 @@ class Reading:
     to be read (``scale.py``; the cards are in the frame's own pixels), every index read
     before the corners were paired into cards, "not an index" included (``handfoot eval``
     says from them what became of a card missed), and the median size of the indices read as
-    cards, in the frame's own pixels (None when fewer than eight were read)."""
+    cards and the size the smallest fifth of them lie under, in the frame's own pixels (None
+    when fewer than eight were read)."""
 
     cards: tuple[CardReading, ...]
     timing_ms: dict[str, float]
@@ -115,18 +117,19 @@ class Reading:
     scale: float = 1.0
     indices: tuple[IndexReading, ...] = ()
     index_px: float | None = None  # the median short side of the indices read as cards
+    small_px: float | None = None  # the short side the smallest fifth of them lie under
 
     @property
     def advice(self) -> Advice | None:
         """What the players could change for a better reading (``legibility.py``)."""
-        return advice_for(self.index_px)
+        return advice_for(self.small_px)
 
     def as_json(self) -> dict:
         return {
             "cards": [card.as_json() for card in self.cards],
             "deck": self.deck,
             "scale": round(self.scale, 3),
-            **legibility_json(self.index_px),
+            **legibility_json(self.index_px, self.small_px),
             "timing_ms": {stage: round(ms, 1) for stage, ms in self.timing_ms.items()},
         }
 
@@ -505,8 +508,8 @@ class Recogniser:
             factor,
         )
         c = self.contract
-        index_px = median_size(sure_index_sizes(indices, c.not_an_index, c.min_confidence))
-        return Reading(cards, timing, deck, factor, indices, index_px)
+        sizes = sure_index_sizes(indices, c.not_an_index, c.min_confidence)
+        return Reading(cards, timing, deck, factor, indices, median_size(sizes), small_size(sizes))
 
     def heads(self, frame: np.ndarray) -> np.ndarray:
         """The locator's heads [1, C, H', W'] for an RGB uint8 frame [H, W, 3], averaged over
