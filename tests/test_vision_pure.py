@@ -349,6 +349,31 @@ def test_two_cards_of_one_code_each_read_at_both_corners_pair_as_two_cards():
     assert {card.index_box for card in cards} == {upper_top.index_box(), lower_top.index_box()}
 
 
+def test_a_faint_mark_between_two_cards_of_a_tight_fan_is_a_second_mark_not_a_card():
+    # three sevens fanned a little under two index widths apart, and a faint mark 0.7 of a
+    # width beside the middle one's index, read surely as a seven (busy test scene 240)
+    def fan_card(k, score=0.8):
+        return index_of((300 + 25 * k, 200), 0, "top-left", score=score, index=(28.0, 13.0))
+
+    fan = [reading(fan_card(k), "7R", 0.99) for k in range(3)]
+    beside = fan_card(1.36, score=0.2)
+    readings = [*fan, reading(beside, "7R", 0.94)]
+
+    def cards(readings):
+        return merge_cards(readings, not_an_index="none", min_confidence=0.5, faint_below=0.3)
+
+    assert sorted(card.index_box for card in cards(readings)) == sorted(
+        r.index.index_box() for r in fan
+    )
+    assert len(merged(readings)) == 4  # without the locator's threshold every mark counts
+    # as clear a mark there is the locator's own: a card
+    clear = reading(fan_card(1.36, score=0.5), "7R", 0.94)
+    assert len(cards([*fan, clear])) == 4
+    # a faint mark past the fan's end, or between two cards of another code, is a card
+    assert len(cards([*fan, reading(fan_card(2.7, score=0.2), "7R", 0.94)])) == 4
+    assert len(cards([*fan, reading(beside, "8R", 0.94)])) == 4
+
+
 def test_a_loose_card_whose_size_is_read_short_still_counts_once():
     # both corners predict a card 55 % of its size: the centres they predict lie a short side
     # apart, but each lies on the line to the other's corner

@@ -486,6 +486,7 @@ class Recogniser:
             min_confidence=self.contract.min_confidence,
             classes=self.contract.classes,
             bounds=bounds,
+            faint_below=self.contract.peak_threshold,
         )
         if melds:
             cards, melds_read = self._read_with_melds(readings, cards, deck, bounds)
@@ -558,6 +559,7 @@ class Recogniser:
             min_confidence=c.min_confidence,
             classes=c.classes,
             bounds=bounds,
+            faint_below=c.peak_threshold,
         )
         return tuple(
             replace(card, check=True)
