@@ -547,7 +547,7 @@ def _far_corners(g: _PairGeometry, codes: Sequence[str], paired: set[int]) -> di
 # 0.9 sure) lying between two clear marks of its code, each within BETWEEN_ALONG of the widest
 # index's width along their reading direction and BETWEEN_DOWN of its height across it, is a
 # second mark of one of their indices: the locator's heat on a tight fan of one rank rises a
-# little beside a card's index, at 0.6–0.85 of a width from it, and the mark there was counted
+# little beside a card's index, at 0.58–0.85 of a width from it, and the mark there was counted
 # as a card between two (three of the busy test split's seven double counts of indices of
 # 10 px and more in scenes otherwise read exactly). A card missed between two read ones leaves
 # a gap of two fan steps, its index a clear mark when marked at all. On the five busy
@@ -592,7 +592,7 @@ def _placed_by(
     it is not the kept one: the corner more of the marks around read the same way up as (see
     ALONG_ANGLE, ALONG_REACH), as a fan's indices do and its top card's far corner does not.
     Given the frame's ``bounds`` (width, height), never a corner whose index the frame's edge
-    cuts where the other lies whole in the frame (a frame edge's cut)."""
+    cuts where the other lies whole in the frame (see the note by ALONG_REACH)."""
     placed: dict[int, int] = {}
     if not absorbed:
         return placed
