@@ -86,8 +86,8 @@ def share_size(sizes: Sequence[float], share: float, min_cards: int = MIN_CARDS)
 
 
 def advice_for(small_px: float | None) -> Advice | None:
-    """Advice to bring the camera closer when the smallest fifth of the indices measure under
-    ``small_px`` (None when unmeasured or large enough)."""
+    """Advice to bring the camera closer when ``small_px``, the size the smallest fifth of the
+    indices lie under, is under SMALL_BELOW_PX (None when unmeasured or large enough)."""
     if small_px is None or small_px >= SMALL_BELOW_PX:
         return None
     return Advice("small_cards", SMALL_MESSAGE, small_px, SMALL_BELOW_PX)
