@@ -295,7 +295,8 @@ def print_scan(name: str, scan) -> None:
     if result.needs_check:
         print("  check the cards marked ? before this counts")
     if scan.advice is not None:
-        print(f"  {scan.advice.message} (the corner indices measure {scan.advice.value:.1f} px)")
+        size = f"{scan.advice.value:.1f} px"
+        print(f"  {scan.advice.message} (a fifth of the corner indices measure under {size})")
 
 
 def run_eval(args: argparse.Namespace) -> int:
