@@ -15,6 +15,7 @@ from scanner.vision.errors import RecogniserError
 from scanner.vision.recogniser import INT8_FILES, default_model_dir
 from scanner.vision.scale import (
     MIN_CARDS,
+    SMALL_SHARE,
     indices_scaled_back,
     scaled_back,
     scaled_frame,
@@ -46,15 +47,54 @@ def test_the_scale_is_held_to_the_contracts_most_and_to_its_pixels():
     )  # already above them: as it comes
 
 
+def test_a_long_table_whose_far_fifth_is_small_is_scaled_so_they_measure_what_it_asks():
+    """A camera at one end of the table: the near melds set the median, the far ones are small."""
+    near, far = [12.0] * 16, [5.0, 5.5, 6.0, 6.0, 6.5]
+    sizes = near + far
+    assert np.median(sizes) >= C.scale_up_below  # by the median alone: as it comes
+    assert working_scale(sizes, FRAME, replace(C, scale_small_below=0.0)) == 1.0
+    small = float(np.quantile(sizes, SMALL_SHARE))
+    assert small < C.scale_small_below
+    assert working_scale(sizes, FRAME, C) == pytest.approx(C.scale_small_to / small)
+    # a smallest fifth at the limit is read as it comes
+    assert working_scale(near + [C.scale_small_below] * 5, FRAME, C) == 1.0
+
+
+def test_the_median_and_the_smallest_fifth_each_ask_a_scale_and_the_larger_is_taken():
+    sizes = [6.0] * 7 + [8.5] * 2  # median 6: asks 10 / 6; smallest fifth 6: asks 8 / 6
+    assert working_scale(sizes, FRAME, C) == pytest.approx(C.scale_up_to / 6.0)
+    asks_more = replace(C, scale_small_to=11.0)
+    assert working_scale(sizes, FRAME, asks_more) == pytest.approx(11.0 / 6.0)
+    tiny = [2.0] * MIN_CARDS  # either way held to the contract's most
+    assert working_scale(tiny, FRAME, C) == C.scale_up_most
+
+
 def test_too_few_cards_or_a_contract_without_scaling_read_the_frame_as_it_comes():
     assert working_scale([5.0] * (MIN_CARDS - 1), FRAME, C) == 1.0
-    assert working_scale([5.0] * MIN_CARDS, FRAME, replace(C, scale_up_below=0.0)) == 1.0
+    neither = replace(C, scale_up_below=0.0, scale_small_below=0.0)
+    assert working_scale([5.0] * MIN_CARDS, FRAME, neither) == 1.0
 
 
 def test_a_contract_with_a_scale_that_shrinks_is_refused():
     with pytest.raises(RecogniserError, match="SCALE_UP_MOST"):
         Contract.from_mapping({"SCALE_UP_MOST": 0.5})
-    assert Contract.from_mapping({"SCALE_UP_BELOW": 0, "SCALE_UP_MOST": 0.5}).scale_up_below == 0
+    unscaled = {"SCALE_UP_BELOW": 0, "SCALE_SMALL_BELOW": 0, "SCALE_UP_MOST": 0.5}
+    assert Contract.from_mapping(unscaled).scale_up_below == 0
+    with pytest.raises(RecogniserError, match="SCALE_UP_MOST"):  # the smallest fifth scales too
+        Contract.from_mapping({"SCALE_UP_BELOW": 0, "SCALE_UP_MOST": 0.5})
+    with pytest.raises(RecogniserError, match="SCALE_SMALL_TO"):
+        Contract.from_mapping({"SCALE_SMALL_TO": 0})
+    assert Contract.from_mapping({"SCALE_SMALL_BELOW": 0, "SCALE_SMALL_TO": 0}).scale_up_to > 0
+
+
+def test_a_manifest_from_before_the_smallest_fifth_scaled_takes_the_specs_rule():
+    shipped = json.loads((default_model_dir() / "recogniser.json").read_text())
+    older = {key: value for key, value in shipped.items() if not key.startswith("SCALE_SMALL")}
+    contract = Contract.from_mapping(older)
+    assert (contract.scale_small_below, contract.scale_small_to) == (
+        Contract.from_spec().scale_small_below,
+        Contract.from_spec().scale_small_to,
+    )
 
 
 @pytest.mark.parametrize("factor", [1.37, 2.0])

@@ -82,6 +82,17 @@ SCALE_UP_BELOW = 9.0
 SCALE_UP_TO = 10.0
 SCALE_UP_MOST = 2.0
 SCALE_UP_PIXELS = 8_000_000
+# A camera at one end of a long table sees the near melds large and the far ones small: the
+# median is then large enough while the far cards are lost. A frame whose smallest fifth of those
+# indices measure less than SCALE_SMALL_BELOW px is scaled up too, so that they measure
+# SCALE_SMALL_TO px (or the median SCALE_UP_TO, whichever asks more), within the same bounds.
+# Five busy validation sets: errors 1,041 → 1,010, scenes exact 316 of 500 either way (below
+# 7 px brought to 7.5: 1,022; below 7.5 to 8: 1,013; below 6.5 to 8: 1,011; below 7 or 7.5 to
+# 9: 1,044 / 1,057); busy test split 872 → 855, exact 265 → 264 of 400, 86 of its frames
+# scaled against 80.
+# SCALE_SMALL_BELOW = 0 judges by the median alone.
+SCALE_SMALL_BELOW = 7.0
+SCALE_SMALL_TO = 8.0
 
 # -- the verifier (a third, optional model: ``verifier.onnx``) ------------------------------------
 # Input "context": float32 [N, 3, VERIFY_SIDE, VERIFY_SIDE], normalised as above: a square crop

@@ -49,6 +49,8 @@ class Contract:
     scale_up_to: float
     scale_up_most: float
     scale_up_pixels: int
+    scale_small_below: float
+    scale_small_to: float
     verify_side: int
     verify_scale: float
     verify_shift: float
@@ -121,12 +123,15 @@ class Contract:
             problems.append("REFINE_SIDE and REFINE_SCALE must be positive")
         if self.wider_scale <= 0:
             problems.append("WIDER_SCALE must be positive")
-        if self.scale_up_below > 0 and not (
+        scales = self.scale_up_below > 0 or self.scale_small_below > 0
+        if scales and not (
             self.scale_up_to > 0 and self.scale_up_most >= 1 and self.scale_up_pixels > 0
         ):
             problems.append(
                 "SCALE_UP_TO and SCALE_UP_PIXELS must be positive and SCALE_UP_MOST at least 1"
             )
+        if self.scale_small_below > 0 and self.scale_small_to <= 0:
+            problems.append("SCALE_SMALL_TO must be positive")
         if problems:
             raise RecogniserError(f"{source}: " + "; ".join(problems))
 

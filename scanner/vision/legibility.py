@@ -17,14 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from scanner.vision.cards import IndexReading
-from scanner.vision.scale import MIN_CARDS
+from scanner.vision.scale import MIN_CARDS, SMALL_SHARE
 
 # The players are told when the smallest fifth (SMALL_SHARE) of a frame's indices read as cards
 # measure under SMALL_BELOW_PX (their short side, frame px). Chosen on five busy validation sets
 # (500 scenes, 1,044 errors): this rule tells 78 scenes that hold 676 of the errors, 18 of them
 # read exactly; the median under 8 px, as first, told 77 that hold 613, 23 of them read exactly
 # (model/README.md, Measured, Cards too small).
-SMALL_SHARE = 0.2
 SMALL_BELOW_PX = 6.5
 SMALL_MESSAGE = (
     "The cards look small to the camera, so some may be misread: bring the camera closer "

@@ -6,8 +6,9 @@ measures them worse. Scaled up, such a frame adds no detail, but its indices com
 the locator reads best: on busy validation frames whose indices measure below 8 px at the
 median, 89.5 % of the cards were found as they came and 92.2 % scaled up so that the median
 was 10 px. A frame whose indices are larger is read as it comes (scaled down, frames of large
-indices lost cards lying alone). What is read in a scaled frame is scaled back to the frame's
-own pixels."""
+indices lost cards lying alone), unless its smallest fifth are small: a camera at one end of a
+long table, whose far melds it then reads scaled up. What is read in a scaled frame is scaled
+back to the frame's own pixels."""
 
 from __future__ import annotations
 
@@ -24,22 +25,32 @@ from scanner.vision.contract import Contract
 # a frame with fewer cards read is read as it comes: a photo of a few cards is no wide table,
 # and scaled by so few readings, the real low-resolution photos read worse
 MIN_CARDS = 8
+# the share of a frame's indices that make its "smallest" ones: a camera at one end of a long
+# table sees the far fifth small where the median is large (``legibility.py`` judges by it too)
+SMALL_SHARE = 0.2
 
 
 def working_scale(sizes: Sequence[float], frame_size: tuple[int, int], contract: Contract) -> float:
-    """The factor to scale a frame by before reading it: 1.0 unless the median of ``sizes``
-    (the short sides, in frame px, of the indices read in it as cards) lies below the contract's
-    ``scale_up_below``; then the factor that brings it to ``scale_up_to``, at most
-    ``scale_up_most`` and so that the frame (``frame_size``: width, height) stays within
-    ``scale_up_pixels``."""
-    if contract.scale_up_below <= 0 or len(sizes) < MIN_CARDS:
+    """The factor to scale a frame by before reading it, from ``sizes`` (the short sides, in
+    frame px, of the indices read in it as cards): 1.0 unless their median lies below the
+    contract's ``scale_up_below`` or their smallest fifth below its ``scale_small_below``; then
+    the factor that brings the median to ``scale_up_to`` or the smallest fifth to
+    ``scale_small_to``, whichever is larger, at most ``scale_up_most`` and so that the frame
+    (``frame_size``: width, height) stays within ``scale_up_pixels``."""
+    if len(sizes) < MIN_CARDS:
         return 1.0
-    median = float(np.median(np.asarray(sizes, np.float64)))
-    if median >= contract.scale_up_below:
+    measured = np.asarray(sizes, np.float64)
+    median, small = float(np.median(measured)), float(np.quantile(measured, SMALL_SHARE))
+    wanted = 1.0
+    if contract.scale_up_below > 0 and median < contract.scale_up_below:
+        wanted = contract.scale_up_to / max(median, 1e-6)
+    if contract.scale_small_below > 0 and small < contract.scale_small_below:
+        wanted = max(wanted, contract.scale_small_to / max(small, 1e-6))
+    if wanted <= 1.0:
         return 1.0
     width, height = frame_size
     room = math.sqrt(contract.scale_up_pixels / max(1, width * height))
-    factor = min(contract.scale_up_to / max(median, 1e-6), contract.scale_up_most, room)
+    factor = min(wanted, contract.scale_up_most, room)
     return factor if factor > 1.0 else 1.0
 
 
