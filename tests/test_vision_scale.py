@@ -5,6 +5,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -188,3 +189,42 @@ def test_the_scan_json_says_the_scale_each_frame_was_read_at(cli):
         assert 0 <= (x0 + x1) / 2 < 320 and 0 <= (y0 + y1) / 2 < 240
     plain = cli("scan", fixtures / "scene-777-100.jpg", "--json")
     assert json.loads(plain.out)["scales"] == [1.0]
+
+
+@pytest.mark.skipif(
+    not (default_model_dir() / "locator.onnx").exists(), reason="the models are not trained"
+)
+def test_a_long_table_is_read_scaled_up_for_its_far_cards(cli, tmp_path):
+    """A long table as one camera sees it: the near melds of one fixture (34 cards, indices
+    12–20 px) and, beside them, the far melds of another (12 cards of 5–7 px). The near ones
+    set the median; the far ones make the smallest fifth, so the frame is read scaled up, every
+    card read right and lying where the frame shows it. A manifest with the rule turned off
+    (``SCALE_SMALL_BELOW`` 0) reads the same frame as it comes."""
+    fixtures = Path(__file__).resolve().parent / "fixtures" / "vision"
+    near = cv2.imread(str(fixtures / "scene-777-100.jpg"))
+    far = cv2.imread(str(fixtures / "scale" / "busy-7777-65.png"))
+    table = cv2.copyMakeBorder(near, 0, 0, 0, far.shape[1], cv2.BORDER_REPLICATE)
+    table[-far.shape[0] :, near.shape[1] :] = far
+    frame = tmp_path / "long-table.png"
+    cv2.imwrite(str(frame), table)
+    expected = json.loads((fixtures / "expected.json").read_text())["scene-777-100.jpg"]
+    far_codes = ["2B", *["9B"] * 5, *["9R"] * 3, "JB", "JB", "JR"]
+
+    line = json.loads(cli("scan", frame, "--json").out)
+    assert line["scales"][0] > 1.2 and line["index_px"] >= C.scale_up_below
+    assert sorted(card["code"] for card in line["cards"]) == sorted(expected + far_codes)
+    beside = [card for card in line["cards"] if card["index_box"][0] >= near.shape[1] - 2]
+    assert sorted(card["code"] for card in beside) == sorted(far_codes)
+    for card in line["cards"]:  # in the frame's own pixels
+        x0, y0, x1, y1 = card["index_box"]
+        assert 0 <= (x0 + x1) / 2 < table.shape[1] and 0 <= (y0 + y1) / 2 < table.shape[0]
+
+    models = tmp_path / "models"
+    models.mkdir()
+    for path in default_model_dir().glob("*.onnx"):
+        (models / path.name).symlink_to(path)
+    manifest = json.loads((default_model_dir() / "recogniser.json").read_text())
+    manifest["SCALE_SMALL_BELOW"] = 0
+    (models / "recogniser.json").write_text(json.dumps(manifest))
+    median_only = json.loads(cli("scan", frame, "--json", "--models", models).out)
+    assert median_only["scales"] == [1.0]
