@@ -16,8 +16,10 @@ from scanner.vision.errors import RecogniserError
 from scanner.vision.recogniser import INT8_FILES, default_model_dir
 from scanner.vision.scale import (
     MIN_CARDS,
+    SIZES_SURE,
     SMALL_SHARE,
     indices_scaled_back,
+    reading_scale,
     scaled_back,
     scaled_frame,
     working_scale,
@@ -68,6 +70,23 @@ def test_the_median_and_the_smallest_fifth_each_ask_a_scale_and_the_larger_is_ta
     assert working_scale(sizes, FRAME, asks_more) == pytest.approx(11.0 / 6.0)
     tiny = [2.0] * MIN_CARDS  # either way held to the contract's most
     assert working_scale(tiny, FRAME, C) == C.scale_up_most
+
+
+def _read(size: float, confidence: float, code: str = "7B") -> IndexReading:
+    index = IndexCandidate(100.0, 100.0, 0.9, 0.0, size, size, 120.0, 130.0, 60.0, 84.0)
+    return IndexReading(index, code, confidence)
+
+
+def test_a_reading_is_scaled_by_its_far_cards_read_less_surely_than_its_near_ones():
+    """A long table's far cards are read less surely: the scale counts them from SIZES_SURE,
+    not from the 0.5 a card needs, and never counts marks read "not an index"."""
+    near = [_read(12.0, 0.95)] * 16
+    unsure_far = [_read(5.0, (SIZES_SURE + 0.5) / 2)] * 5
+    assert reading_scale(near + unsure_far, FRAME, C) == pytest.approx(C.scale_small_to / 5.0)
+    too_unsure = [_read(5.0, SIZES_SURE - 0.05)] * 5
+    assert reading_scale(near + too_unsure, FRAME, C) == 1.0
+    patterns = [_read(5.0, 0.99, C.not_an_index)] * 5
+    assert reading_scale(near + patterns, FRAME, C) == 1.0
 
 
 def test_too_few_cards_or_a_contract_without_scaling_read_the_frame_as_it_comes():

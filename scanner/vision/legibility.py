@@ -11,12 +11,11 @@ the table sees the far melds small and the near ones large, and the far ones are
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from scanner.vision.cards import IndexReading
 from scanner.vision.scale import MIN_CARDS, SMALL_SHARE
 
 # The players are told when the smallest fifth (SMALL_SHARE) of a frame's indices read as cards
@@ -50,18 +49,6 @@ class Advice:
             "value": round(self.value, 1),
             "limit": self.limit,
         }
-
-
-def sure_index_sizes(
-    readings: Iterable[IndexReading], not_an_index: str, sure: float
-) -> list[float]:
-    """The short sides (px) of the indices read as cards at least ``sure``: of all the marks
-    on a frame, many are patterns smaller than any index."""
-    return [
-        min(r.index.index_h, r.index.index_w)
-        for r in readings
-        if r.code != not_an_index and r.confidence >= sure
-    ]
 
 
 def median_size(sizes: Sequence[float], min_cards: int = MIN_CARDS) -> float | None:

@@ -27,7 +27,6 @@ from scanner.vision.legibility import (
     legibility_json,
     median_size,
     small_size,
-    sure_index_sizes,
 )
 from scanner.vision.melds import read_as_meld, read_with_melds
 from scanner.vision.preprocess import (
@@ -39,7 +38,13 @@ from scanner.vision.preprocess import (
     wider_crops,
 )
 from scanner.vision.refine import refine_crops, refined_place
-from scanner.vision.scale import indices_scaled_back, scaled_back, scaled_frame, working_scale
+from scanner.vision.scale import (
+    indices_scaled_back,
+    reading_scale,
+    scaled_back,
+    scaled_frame,
+    sure_index_sizes,
+)
 from scanner.vision.strips import heads_in_strips
 from scanner.vision.turns import TURN_CHOICES, mean_heads
 from scanner.vision.unread import agreed_unread
@@ -637,12 +642,10 @@ class Recogniser:
 
     def _scale_for(self, frame: np.ndarray, readings: Sequence[IndexReading]) -> float:
         """The factor to read ``frame`` at (``scale.py``), from the sizes of the indices read
-        in it as cards (at least MIN_CONFIDENCE sure): of the locator's marks on a photo of a
-        few cards, many are patterns smaller than any index."""
-        c = self.contract
-        sizes = sure_index_sizes(readings, c.not_an_index, c.min_confidence)
+        in it as cards: of the locator's marks on a photo of a few cards, many are patterns
+        smaller than any index."""
         height, width = frame.shape[:2]
-        return working_scale(sizes, (width, height), c)
+        return reading_scale(readings, (width, height), self.contract)
 
     def _marks(self, frame: np.ndarray) -> tuple[IndexCandidate, ...]:
         """The locator's marks in ``frame``, down to the faint ones, one per index."""
