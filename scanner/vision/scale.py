@@ -33,8 +33,8 @@ SMALL_SHARE = 0.2
 # sure (MIN_CONFIDENCE) its smallest fifth looked larger than it is. Five busy validation
 # sets: scenes exact 316 → 322 of 500 (one or two more in each set), errors 1,010 → 1,014
 # (cards missed 557 → 547, double counts and phantoms 109 → 99, read as another code 344 →
-# 368); busy test split errors 855 → 849, scenes exact 264 as before; at 0.3: 1,026 errors,
-# 321 exact.
+# 368); busy test split errors 855 → 849, scenes exact 264 as before; at 0.3 / 0.35 / 0.45:
+# 1,026 / 1,017 / 1,028 errors, 321 / 320 / 319 exact.
 SIZES_SURE = 0.4
 
 
