@@ -18,11 +18,9 @@ from scanner.vision.legibility import (
     SMALL_BELOW_PX,
     SMALL_MESSAGE,
     advice_for,
-    median_size,
-    small_size,
 )
 from scanner.vision.recogniser import default_model_dir
-from scanner.vision.scale import MIN_CARDS, sure_index_sizes
+from scanner.vision.scale import MIN_CARDS, median_size, small_size, sure_index_sizes
 from tests.test_table_scan import textured_frame
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vision"

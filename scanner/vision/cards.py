@@ -216,6 +216,19 @@ def _rows(marks: Sequence[IndexCandidate]) -> np.ndarray:
     ).reshape(len(marks), 9)
 
 
+def _offsets(origin: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where marks ``other`` lie in the axes of marks ``origin`` (both ``_rows``, broadcast
+    against each other): the gap between their reading angles (degrees), and how far along and
+    down the origin's index (signed) in the larger of the two indices' width and height."""
+    x, y, angle, w, h, ux, uy, vx, vy = np.moveaxis(origin, -1, 0)
+    ox, oy, oangle, ow, oh = np.moveaxis(other, -1, 0)[:5]
+    gap = np.abs((angle - oangle + 180.0) % 360.0 - 180.0)
+    dx, dy = ox - x, oy - y
+    along = (dx * ux + dy * uy) / np.maximum(w, ow)
+    down = (dx * vx + dy * vy) / np.maximum(h, oh)
+    return gap, along, down
+
+
 def _on_earlier(
     later: np.ndarray,
     earlier: np.ndarray,
@@ -225,12 +238,8 @@ def _on_earlier(
     """[i, j]: whether later mark i (``_rows``) lies on earlier mark j's index, weighed in
     j's axes (see DUPLICATE_SHARE); read as codes, also down or along j's reading of the same
     word (see SAME_CODE_DOWN and SAME_WORD_ALONG)."""
-    x, y, angle, w, h, ux, uy, vx, vy = (column[None, :] for column in earlier.T)
-    lx, ly, langle, lw, lh = (column[:, None] for column in later.T[:5])
-    gap = np.abs((angle - langle + 180.0) % 360.0 - 180.0)
-    dx, dy = lx - x, ly - y
-    along = np.abs(dx * ux + dy * uy) / np.maximum(w, lw)
-    down = np.abs(dx * vx + dy * vy) / np.maximum(h, lh)
+    gap, along, down = _offsets(earlier[None, :], later[:, None])
+    along, down = np.abs(along), np.abs(down)
     near = (along < DUPLICATE_SHARE) & (down < DUPLICATE_SHARE)
     if later_codes is not None and earlier_codes is not None:
         words = np.array([code in WORD_CODES for code in later_codes])[:, None]
@@ -571,13 +580,9 @@ def _between_clear(readings: Sequence[IndexReading], faint_below: float) -> list
         if clear[n]:
             result.append(False)
             continue
-        x, y, angle, w, h, ux, uy, vx, vy = rows[n]
-        dx, dy = rows[:, 0] - x, rows[:, 1] - y
-        along = (dx * ux + dy * uy) / np.maximum(rows[:, 3], w)
-        down = np.abs(dx * vx + dy * vy) / np.maximum(rows[:, 4], h)
-        gap = np.abs((rows[:, 2] - angle + 180.0) % 360.0 - 180.0)
+        gap, along, down = _offsets(rows[n], rows)
         beside = clear & (codes == reading.code) & (gap <= DUPLICATE_ANGLE)
-        beside &= (np.abs(along) <= BETWEEN_ALONG) & (down <= BETWEEN_DOWN)
+        beside &= (np.abs(along) <= BETWEEN_ALONG) & (np.abs(down) <= BETWEEN_DOWN)
         result.append(bool(np.any(beside & (along > 0)) and np.any(beside & (along < 0))))
     return result
 

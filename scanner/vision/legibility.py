@@ -11,18 +11,13 @@ the table sees the far melds small and the near ones large, and the far ones are
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from scanner.vision.scale import MIN_CARDS, SMALL_SHARE
-
-# The players are told when the smallest fifth (SMALL_SHARE) of a frame's indices read as cards
-# measure under SMALL_BELOW_PX (their short side, frame px). Chosen on five busy validation sets
-# (500 scenes, 1,044 errors): this rule tells 78 scenes that hold 676 of the errors, 18 of them
-# read exactly; the median under 8 px, as first, told 77 that hold 613, 23 of them read exactly
-# (model/README.md, Measured, Cards too small).
+# The players are told when the smallest fifth of a frame's indices read as cards (``scale.py``:
+# SMALL_SHARE, small_size) measure under SMALL_BELOW_PX (their short side, frame px). Chosen on
+# five busy validation sets (500 scenes, 1,044 errors): this rule tells 78 scenes that hold 676
+# of the errors, 18 of them read exactly; the median under 8 px, as first, told 77 that hold
+# 613, 23 of them read exactly (model/README.md, Measured, Cards too small).
 SMALL_BELOW_PX = 6.5
 SMALL_MESSAGE = (
     "The cards look small to the camera, so some may be misread: bring the camera closer "
@@ -49,26 +44,6 @@ class Advice:
             "value": round(self.value, 1),
             "limit": self.limit,
         }
-
-
-def median_size(sizes: Sequence[float], min_cards: int = MIN_CARDS) -> float | None:
-    """The median of ``sizes``, or None when fewer than ``min_cards`` were measured: a few
-    cards lying close to the camera say little about a table."""
-    return share_size(sizes, 0.5, min_cards)
-
-
-def small_size(sizes: Sequence[float], min_cards: int = MIN_CARDS) -> float | None:
-    """The size the smallest fifth of ``sizes`` (SMALL_SHARE) lie under, or None when fewer
-    than ``min_cards`` were measured."""
-    return share_size(sizes, SMALL_SHARE, min_cards)
-
-
-def share_size(sizes: Sequence[float], share: float, min_cards: int = MIN_CARDS) -> float | None:
-    """The size ``share`` of ``sizes`` lie under (a quantile), or None when fewer than
-    ``min_cards`` were measured."""
-    if len(sizes) < min_cards:
-        return None
-    return float(np.quantile(np.asarray(sizes, np.float64), share))
 
 
 def advice_for(small_px: float | None) -> Advice | None:

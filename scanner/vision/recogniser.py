@@ -25,8 +25,6 @@ from scanner.vision.legibility import (
     Advice,
     advice_for,
     legibility_json,
-    median_size,
-    small_size,
 )
 from scanner.vision.melds import read_as_meld, read_with_melds
 from scanner.vision.preprocess import (
@@ -40,9 +38,11 @@ from scanner.vision.preprocess import (
 from scanner.vision.refine import refine_crops, refined_place
 from scanner.vision.scale import (
     indices_scaled_back,
+    median_size,
     reading_scale,
     scaled_back,
     scaled_frame,
+    small_size,
     sure_index_sizes,
 )
 from scanner.vision.strips import heads_in_strips

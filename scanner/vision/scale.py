@@ -50,6 +50,26 @@ def sure_index_sizes(
     ]
 
 
+def median_size(sizes: Sequence[float], min_cards: int = MIN_CARDS) -> float | None:
+    """The median of ``sizes``, or None when fewer than ``min_cards`` were measured: a few
+    cards lying close to the camera say little about a table."""
+    return share_size(sizes, 0.5, min_cards)
+
+
+def small_size(sizes: Sequence[float], min_cards: int = MIN_CARDS) -> float | None:
+    """The size the smallest fifth of ``sizes`` (SMALL_SHARE) lie under, or None when fewer
+    than ``min_cards`` were measured."""
+    return share_size(sizes, SMALL_SHARE, min_cards)
+
+
+def share_size(sizes: Sequence[float], share: float, min_cards: int = MIN_CARDS) -> float | None:
+    """The size ``share`` of ``sizes`` lie under (a quantile), or None when fewer than
+    ``min_cards`` were measured."""
+    if len(sizes) < min_cards:
+        return None
+    return float(np.quantile(np.asarray(sizes, np.float64), share))
+
+
 def reading_scale(
     readings: Iterable[IndexReading], frame_size: tuple[int, int], contract: Contract
 ) -> float:
@@ -66,10 +86,9 @@ def working_scale(sizes: Sequence[float], frame_size: tuple[int, int], contract:
     the factor that brings the median to ``scale_up_to`` or the smallest fifth to
     ``scale_small_to``, whichever is larger, at most ``scale_up_most`` and so that the frame
     (``frame_size``: width, height) stays within ``scale_up_pixels``."""
-    if len(sizes) < MIN_CARDS:
+    median, small = median_size(sizes), small_size(sizes)
+    if median is None or small is None:
         return 1.0
-    measured = np.asarray(sizes, np.float64)
-    median, small = float(np.median(measured)), float(np.quantile(measured, SMALL_SHARE))
     wanted = 1.0
     if contract.scale_up_below > 0 and median < contract.scale_up_below:
         wanted = contract.scale_up_to / max(median, 1e-6)
