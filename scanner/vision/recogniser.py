@@ -19,6 +19,7 @@ from scanner.vision.contract import Contract
 from scanner.vision.decks import best_in_deck, check_deck, infer_deck
 from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
+from scanner.vision.faint import FAINT_HEAT, counts, read_in_full
 from scanner.vision.gaps import fan_gaps, read_already
 from scanner.vision.grouping import CardGroup
 from scanner.vision.legibility import (
@@ -76,12 +77,6 @@ CLASSIFIER_BATCH = 64  # crops per classifier run: its activations grow with the
 RETRY_TURNS = (-90.0, -60.0, -30.0, -15.0, 15.0, 30.0, 60.0, 90.0)
 UNSURE_BELOW = 0.7  # a reading less sure than this is also read again, turned
 RETRY_CONFIDENCE = 0.8  # a mark read again turned counts only this sure
-# A faint mark (heat above FAINT_HEAT but not the contract's PEAK_THRESHOLD) is most often
-# the locator unsure of a small index, at times a pattern on the cloth: it is read once, not
-# turned, and counts only when the classifier reads a card in it this sure. On 60 validation
-# scenes: recall 84.5 → 85.3 %, precision 94.04 → 93.96 %, 10 % more time.
-FAINT_HEAT = 0.1
-FAINT_SURE = 0.9
 # A doubtful mark read again where the refiner says its index lies counts this sure. On 400 busy
 # validation scenes (seeds 7777, 7878, 7979) and 480 one-side tables (8181, 8282, 8383): 0.8
 # (as a turned reading) found 96.0–97.1 % of the cards, 49.8 % of the scenes exact, 412 tables
@@ -722,29 +717,38 @@ class Recogniser:
         self, frame: np.ndarray, candidates: tuple[IndexCandidate, ...], expected: str | None
     ) -> tuple[list[IndexReading], str | None]:
         """Each candidate read, held to the deck most of the clear marks read (``expected``
-        weighing as three sure readings), and that deck. Faint marks (see FAINT_HEAT) are
-        kept only where a card is read surely."""
+        weighing as three sure readings), and that deck. Faint marks (``faint.py``) are kept
+        only where a card is read surely; the large ones and those near the frame's edge are
+        first read as fully as the clear ones."""
         threshold = self.contract.peak_threshold
-        clear = [candidate for candidate in candidates if candidate.score > threshold]
-        faint = [candidate for candidate in candidates if candidate.score <= threshold]
+        none = self.contract.not_an_index
+        height, width = frame.shape[:2]
+        whole = [c.score > threshold or read_in_full(c, (width, height)) for c in candidates]
+        marks = [c for c, full in zip(candidates, whole, strict=True) if full]
+        faint = [c for c, full in zip(candidates, whole, strict=True) if not full]
         probabilities, deck = self._with_suits_below(
-            frame, clear, self._probabilities(frame, clear), expected
+            frame, marks, self._probabilities(frame, marks), expected
         )
         codes, confidence = self._pick(probabilities, deck)
         readings = [
             IndexReading(candidate, codes[n], confidence[n], probabilities=probabilities[n])
-            for n, candidate in enumerate(clear)
+            for n, candidate in enumerate(marks)
         ]
         readings = self._read_again(frame, readings, deck)
         readings = self._refine(frame, readings, deck)
         if self._look_closer:
             readings = self._closer(frame, readings, deck)
+        readings = [
+            reading
+            for mark, reading in zip(marks, readings, strict=True)
+            if mark.score > threshold or counts(reading.code, reading.confidence, none)
+        ]
         if faint:  # read once: turning every faint mark would cost more than it finds
             codes, confidence, rows = self._read(frame, faint, deck)
             readings += [
                 IndexReading(candidate, codes[n], confidence[n], probabilities=rows[n])
                 for n, candidate in enumerate(faint)
-                if codes[n] != self.contract.not_an_index and confidence[n] >= FAINT_SURE
+                if counts(codes[n], confidence[n], none)
             ]
         return readings, deck
 
