@@ -6,16 +6,12 @@ the locator gives it, and counts only where the classifier reads a card in it FA
 turning every faint mark would cost more than it finds, and the small ones so read were
 phantoms as often as cards.
 
-Two kinds of faint mark are read in full, as a clear mark is (turned where unsure, moved where
-the refiner says its index lies, looked at closer), and still count only FAINT_SURE sure:
-
-- a large one: the locator rarely marks a pattern on the cloth as an index 12 px across, and
-  the large indices it marks only faintly are mostly of designs it reads less well, whose angle
-  it misjudges;
-- one near the frame's edge: there the locator sees only part of the index's surroundings and
-  its heat is lower. On the busy test split, cards of 8 px and more were missed about six times
-  as often where their index lay within 1.5 index sizes of the edge (15 missed to the 522 such
-  indices lying there, against 86 to 18,654 elsewhere).
+A faint mark near the frame's edge is read in full, as a clear mark is (turned where unsure,
+moved where the refiner says its index lies, looked at closer), and still counts only
+FAINT_SURE sure. There the locator sees only part of the index's surroundings and its heat is
+lower: on the busy test split, cards of 8 px and more were missed about six times as often
+where their index lay within 1.5 index sizes of the edge (15 missed to the 522 such indices
+lying there, against 86 to 18,654 elsewhere).
 """
 
 from __future__ import annotations
@@ -26,25 +22,20 @@ from scanner.vision.decode import IndexCandidate
 # 93.96 %, 10 % more time.
 FAINT_HEAT = 0.1
 FAINT_SURE = 0.9
-# Five busy validation sets (seeds 6161, 6262, 7777, 7878, 7979; 500 scenes), errors and scenes
-# exact: read once, as before, 1,014 and 322; large ones (12 px) read in full 1,005 and 323 (9
-# px: 1,011 and 319; 15 px: 1,007 and 323); those near the edge alone 999 and 323; both 992 and
-# 325; every faint mark read in full 1,002 and 317 (phantoms 52 → 68). Read in full and
-# counted 0.8 sure, not 0.9: 1,006 and 319 (large ones alone).
-LARGE_INDEX = 12.0  # px, the short side the locator measures
-NEAR_EDGE = 2.0  # index sizes (short sides) from the frame's edge; 3 read the same
+# Index sizes (short sides) from the frame's edge. Five busy validation sets (seeds 6161, 6262,
+# 7777, 7878, 7979; 500 scenes), errors and scenes exact: faint marks read once 1,014 and 322;
+# those within 2 index sizes of the edge read in full 999 and 323 (within 3: the same); every
+# faint mark read in full 1,002 and 317 (phantoms 52 → 68). The large ones (from 12 px) read in
+# full as well: 992 and 325, but 2 fewer of the real photos' cards read right (model card).
+NEAR_EDGE = 2.0
 
 
 def read_in_full(candidate: IndexCandidate, frame_size: tuple[int, int]) -> bool:
     """Whether a faint ``candidate`` in a frame of ``frame_size`` (width, height) px is read as
-    a clear mark is: its index LARGE_INDEX px or more across, or its centre less than NEAR_EDGE
-    index sizes from the frame's edge."""
-    side = min(candidate.index_h, candidate.index_w)
-    if side >= LARGE_INDEX:
-        return True
+    a clear mark is: its centre less than NEAR_EDGE index sizes from the frame's edge."""
     width, height = frame_size
     edge = min(candidate.x, candidate.y, width - candidate.x, height - candidate.y)
-    return edge < NEAR_EDGE * side
+    return edge < NEAR_EDGE * min(candidate.index_h, candidate.index_w)
 
 
 def counts(code: str, confidence: float, not_an_index: str) -> bool:

@@ -718,8 +718,8 @@ class Recogniser:
     ) -> tuple[list[IndexReading], str | None]:
         """Each candidate read, held to the deck most of the clear marks read (``expected``
         weighing as three sure readings), and that deck. Faint marks (``faint.py``) are kept
-        only where a card is read surely; the large ones and those near the frame's edge are
-        first read as fully as the clear ones."""
+        only where a card is read surely; those near the frame's edge are first read as fully
+        as the clear ones."""
         threshold = self.contract.peak_threshold
         none = self.contract.not_an_index
         height, width = frame.shape[:2]
