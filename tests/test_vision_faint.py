@@ -62,7 +62,7 @@ def _on(card, indices) -> str | None:
 
 
 def test_a_card_against_the_frames_edge_is_read_where_its_mark_is_faint(monkeypatch):
-    """The right-hand edge of a busy rendered scene (``fixtures/vision/faint/make.py``): a 4 of
+    """The right-hand edge of a busy rendered scene (``fixtures/vision/faint/cut.py``): a 4 of
     the special deck cut by the frame's edge, its index in plain view, marked only faintly and
     30° off its angle, where it reads "not an index". Read in full (turned) it is found, and
     every card read lies on an index of its own code; read once, as faint marks were, it is

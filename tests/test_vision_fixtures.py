@@ -82,7 +82,9 @@ def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
     assert all(_lies_near(card, (217, 210)) for card in fresh if card.code == "7B")
     (new,) = [card for card in fresh if card.code == "5B"]
     assert _lies_near(new, (96, 97))
-    assert new.confidence > 0.9 and not new.check
+    # 0.92 sure until faint marks near the frame's edge were read in full (``faint.py``): this
+    # crop's edge marks left "not an index" now share the closer look's mosaic with it
+    assert new.confidence > 0.8 and not new.check
     refined = Recogniser.load(look_closer=False, rescale=False).read(frame, melds=False).cards
     gained = Counter(card.code for card in refined) - Counter(card.code for card in plain)
     assert gained == Counter({"5B": 1})
