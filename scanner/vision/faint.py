@@ -3,8 +3,8 @@
 A faint mark (heat above FAINT_HEAT but not the contract's PEAK_THRESHOLD) is most often the
 locator unsure of a small index, at times a pattern on the cloth. It is read once, at the angle
 the locator gives it, and counts only where the classifier reads a card in it FAINT_SURE sure:
-turning every faint mark would cost more than it finds, and the small ones so read were
-phantoms as often as cards.
+turning every faint mark costs more than it finds (on five busy validation sets, 7 cards more
+found than by turning only those near the edge, and 14 phantoms more).
 
 A faint mark near the frame's edge is read in full, as a clear mark is (turned where unsure,
 moved where the refiner says its index lies, looked at closer), and still counts only
