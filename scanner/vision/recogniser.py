@@ -723,9 +723,9 @@ class Recogniser:
         threshold = self.contract.peak_threshold
         none = self.contract.not_an_index
         height, width = frame.shape[:2]
-        whole = [c.score > threshold or read_in_full(c, (width, height)) for c in candidates]
-        marks = [c for c, full in zip(candidates, whole, strict=True) if full]
-        faint = [c for c, full in zip(candidates, whole, strict=True) if not full]
+        in_full = [c.score > threshold or read_in_full(c, (width, height)) for c in candidates]
+        marks = [c for c, full in zip(candidates, in_full, strict=True) if full]
+        faint = [c for c, full in zip(candidates, in_full, strict=True) if not full]
         probabilities, deck = self._with_suits_below(
             frame, marks, self._probabilities(frame, marks), expected
         )
