@@ -46,6 +46,7 @@ from scanner.vision.scale import (
     small_size,
     sure_index_sizes,
 )
+from scanner.vision.second_look import second_look_factors, standing
 from scanner.vision.strips import heads_in_strips
 from scanner.vision.turns import TURN_CHOICES, mean_heads
 from scanner.vision.unread import agreed_unread
@@ -455,12 +456,31 @@ class Recogniser:
         the frame reads, where ``deck`` ("standard" or "special", the deck the rules play)
         weighs as much as three sure readings (see ``decks.py``). With ``melds``, the cards
         lying in a meld are read knowing that a meld's cards share a rank (``melds.py``):
-        leave it off for cards that need not (a hand's leftovers)."""
+        leave it off for cards that need not (a hand's leftovers). A frame in which no card is
+        read as it comes is read again scaled up, and the cards read there without a check kept
+        (``second_look.py``)."""
         check_deck(deck)
         check_frame(frame)
+        reading = self._read_scaled(frame, deck, melds, 1.0)
+        if reading.cards or reading.scale != 1.0 or not self._rescale:
+            return reading
+        height, width = frame.shape[:2]
+        timing = reading.timing_ms
+        for factor in second_look_factors((width, height), self.contract.scale_up_pixels):
+            again = self._read_scaled(scaled_frame(frame, factor), deck, melds, factor)
+            timing = {stage: spent + again.timing_ms[stage] for stage, spent in timing.items()}
+            cards = standing(again.cards)
+            if cards:
+                return self._read_back(again, cards, factor, timing)
+        return replace(reading, timing_ms=timing)
+
+    def _read_scaled(
+        self, frame: np.ndarray, expected: str | None, melds: bool, scaled: float
+    ) -> Reading:
+        """:meth:`read` of ``frame``, which is the frame as it came scaled by ``scaled``: the
+        wider classifier's bound is in the pixels of the frame as it came."""
         started = time.perf_counter()
-        expected = deck
-        self._wider_below = self.contract.wider_below
+        self._wider_below = self.contract.wider_below * scaled
         candidates = self._marks(frame)
         located = time.perf_counter()
         readings, deck = self._read_indices(frame, candidates, expected)
@@ -469,7 +489,7 @@ class Recogniser:
         factor = self._scale_for(frame, readings) if self._rescale else 1.0
         if factor != 1.0:  # read again from the start, and both readings' time counted
             frame = scaled_frame(frame, factor)
-            self._wider_below = self.contract.wider_below * factor
+            self._wider_below = self.contract.wider_below * scaled * factor
             candidates = self._marks(frame)
             located = time.perf_counter()
             readings, deck = self._read_indices(frame, candidates, expected)
@@ -511,6 +531,24 @@ class Recogniser:
         c = self.contract
         sizes = sure_index_sizes(indices, c.not_an_index, c.min_confidence)
         return Reading(cards, timing, deck, factor, indices, median_size(sizes), small_size(sizes))
+
+    def _read_back(
+        self, reading: Reading, cards: Sequence[CardReading], factor: float, timing: dict
+    ) -> Reading:
+        """``reading`` of the frame scaled by ``factor``, holding only ``cards``, in the frame's
+        own pixels, with the time of every reading of the frame (``timing``)."""
+        indices = indices_scaled_back(reading.indices, factor)
+        c = self.contract
+        sizes = sure_index_sizes(indices, c.not_an_index, c.min_confidence)
+        return Reading(
+            scaled_back(cards, factor),
+            timing,
+            reading.deck,
+            reading.scale * factor,
+            indices,
+            median_size(sizes),
+            small_size(sizes),
+        )
 
     def heads(self, frame: np.ndarray) -> np.ndarray:
         """The locator's heads [1, C, H', W'] for an RGB uint8 frame [H, W, 3], averaged over
