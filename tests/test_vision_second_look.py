@@ -22,11 +22,17 @@ def test_a_small_photo_is_looked_at_again_at_each_scale():
 
 
 def test_a_second_look_stays_within_the_pixels_a_frame_may_grow_to():
-    room = np.sqrt(MOST / (2000 * 1500))  # 1.63: the first scale fits, the second does not
-    assert second_look_factors((2000, 1500), MOST) == pytest.approx((1.6, room))
+    frame = (1000, 750)
+    room = np.sqrt(1_000_000 * 2 / (1000 * 750))  # 1.63: the first scale fits, the second not
+    assert second_look_factors(frame, 2_000_000) == pytest.approx((1.6, room))
     # room for less than the first scale: looked at once, as large as it may grow
-    assert second_look_factors((2400, 1800), MOST) == pytest.approx((np.sqrt(MOST / 4_320_000),))
-    assert second_look_factors((4000, 3000), MOST) == ()
+    assert second_look_factors(frame, 1_000_000) == pytest.approx((np.sqrt(1 / 0.75),))
+    assert second_look_factors(frame, 700_000) == ()
+
+
+def test_a_camera_frame_of_a_table_is_not_looked_at_again():
+    assert second_look_factors((1280, 960), MOST) == ()
+    assert second_look_factors((999, 1000), MOST) == SECOND_LOOK_SCALES
 
 
 def card(code: str, check: bool) -> CardReading:
@@ -70,8 +76,9 @@ def test_a_card_lying_alone_that_nothing_marks_is_read_on_a_second_look(monkeypa
     assert recogniser.read(photo).cards == ()
 
 
-def test_a_frame_of_an_empty_table_is_looked_at_again_and_reads_nothing(monkeypatch):
-    """Nothing to read: both larger looks are taken, and their time is counted."""
+def test_an_empty_table_is_looked_at_again_only_in_a_small_photo(monkeypatch):
+    """Nothing to read in a small photo: both larger looks are taken, and their time is
+    counted; a camera's frame of the same empty table is read once."""
     scaled = []
     real = recogniser_module.scaled_frame
 
@@ -86,3 +93,8 @@ def test_a_frame_of_an_empty_table_is_looked_at_again_and_reads_nothing(monkeypa
     assert scaled == [1.6, 2.0]
     assert reading.scale == 1.0
     assert reading.timing_ms["total"] >= reading.timing_ms["locate"] > 0
+
+    scaled.clear()
+    camera = np.full((960, 1280, 3), (40, 110, 60), np.uint8)
+    assert Recogniser.load(threads=1).read(camera).cards == ()
+    assert scaled == []  # a camera's frame of a table is read once

@@ -456,9 +456,9 @@ class Recogniser:
         the frame reads, where ``deck`` ("standard" or "special", the deck the rules play)
         weighs as much as three sure readings (see ``decks.py``). With ``melds``, the cards
         lying in a meld are read knowing that a meld's cards share a rank (``melds.py``):
-        leave it off for cards that need not (a hand's leftovers). A frame in which no card is
-        read as it comes is read again scaled up, and the cards read there without a check kept
-        (``second_look.py``)."""
+        leave it off for cards that need not (a hand's leftovers). A small frame in which no
+        card is read as it comes is read again scaled up, and the cards read there without a
+        check kept (``second_look.py``)."""
         check_deck(deck)
         check_frame(frame)
         reading = self._read_scaled(frame, deck, melds, 1.0)
