@@ -3,9 +3,9 @@
 The locator learnt cards as busy tables show them. A card lying alone in a small photo, large
 and turned, is now and then not marked at all at the size the photo comes in, yet marked and
 read surely in the same photo scaled up. Of the 363 real photos (most 504×378 px), 6 read no
-card at all, each a single card on a carpet, a book or a table, and 5 of them read their card right
-scaled up by 1.6 or by 2. Scaled up, a photo of no card shows the locator its patterns larger
-too: on 73 halves of those photos that hold no card, such a second look read 5 cards on
+card at all, each a single card on a carpet, a book or a table, and 5 of them read their card
+right scaled up by 1.6 or by 2. Scaled up, a photo of no card shows the locator its patterns
+larger too: on 73 halves of those photos that hold no card, such a second look read 5 cards on
 nothing, 4 of them asking for a check; so it keeps only the cards it reads without one. A busy
 frame always reads some card as it comes, so the second look costs it nothing. Only a small
 frame is looked at again: a frame of an empty table is read up to three times, which for a
