@@ -11,7 +11,12 @@ import pytest
 import scanner.vision.recogniser as recogniser_module
 from scanner.vision.cards import CardReading
 from scanner.vision.recogniser import Recogniser
-from scanner.vision.second_look import SECOND_LOOK_SCALES, second_look_factors, standing
+from scanner.vision.second_look import (
+    LARGE_FRAME_SCALES,
+    SECOND_LOOK_SCALES,
+    second_look_factors,
+    standing,
+)
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "vision" / "second_look"
 MOST = 8_000_000
@@ -30,9 +35,12 @@ def test_a_second_look_stays_within_the_pixels_a_frame_may_grow_to():
     assert second_look_factors(frame, 700_000) == ()
 
 
-def test_a_camera_frame_of_a_table_is_not_looked_at_again():
-    assert second_look_factors((1280, 960), MOST) == ()
+def test_a_large_frame_is_looked_at_again_smaller():
+    assert second_look_factors((1280, 960), MOST) == LARGE_FRAME_SCALES == (0.5, 0.33)
     assert second_look_factors((999, 1000), MOST) == SECOND_LOOK_SCALES
+    # never smaller than SMALLEST_SIDE on the short side
+    assert second_look_factors((2000, 500), MOST) == (0.5,)
+    assert second_look_factors((5000, 300), MOST) == ()
 
 
 def card(code: str, check: bool) -> CardReading:
@@ -47,19 +55,25 @@ def test_a_second_look_keeps_only_the_cards_read_without_a_check():
     ]
 
 
-def _labelled_card(label: Path) -> tuple[str, tuple[float, float, float, float]]:
-    thing = ET.parse(label).getroot().find("object")
-    box = thing.find("bndbox")
-    return thing.find("name").text, tuple(
-        float(box.find(k).text) for k in ("xmin", "ymin", "xmax", "ymax")
-    )
+def _labelled_cards(label: Path) -> list[tuple[str, tuple[float, float, float, float]]]:
+    cards = []
+    for thing in ET.parse(label).getroot().iter("object"):
+        box = thing.find("bndbox")
+        corners = tuple(float(box.find(k).text) for k in ("xmin", "ymin", "xmax", "ymax"))
+        cards.append((thing.find("name").text, corners))
+    return cards
+
+
+def _inside(card: CardReading, box: tuple[float, float, float, float]) -> bool:
+    x0, y0, x1, y1 = card.index_box
+    return box[0] <= (x0 + x1) / 2 <= box[2] and box[1] <= (y0 + y1) / 2 <= box[3]
 
 
 def test_a_card_lying_alone_that_nothing_marks_is_read_on_a_second_look(monkeypatch):
     """A real phone photo (``fixtures/vision/second_look``): a nine of hearts alone on a
     carpet. Read as it comes and scaled by 1.6, no card; scaled by 2, the nine, read without a
     check, its index on the card, in the photo's own pixels."""
-    rank, (x0, y0, x1, y1) = _labelled_card(FIXTURE / "IMG_2511.xml")
+    [(rank, box)] = _labelled_cards(FIXTURE / "IMG_2511.xml")
     assert rank == "nine"
     photo = cv2.imread(str(FIXTURE / "IMG_2511.JPG"))[:, :, ::-1].copy()
     recogniser = Recogniser.load(threads=1)
@@ -68,17 +82,36 @@ def test_a_card_lying_alone_that_nothing_marks_is_read_on_a_second_look(monkeypa
     assert [c.code for c in reading.cards] == ["9R"]
     assert not reading.cards[0].check
     assert reading.scale == pytest.approx(2.0)
-    ix0, iy0, ix1, iy1 = reading.cards[0].index_box
-    assert x0 <= (ix0 + ix1) / 2 <= x1 and y0 <= (iy0 + iy1) / 2 <= y1
-    assert all(0 <= v <= 504 for v in (ix0, iy0, ix1, iy1))
+    assert _inside(reading.cards[0], box)
 
     monkeypatch.setattr(recogniser_module, "second_look_factors", lambda size, most: ())
     assert recogniser.read(photo).cards == ()
 
 
-def test_an_empty_table_is_looked_at_again_only_in_a_small_photo(monkeypatch):
+def test_cards_larger_than_the_locator_learnt_are_read_on_a_smaller_look(monkeypatch):
+    """A real photo of a nine and an ace of hearts (``fixtures/vision/second_look``) scaled up
+    three times, as a phone photo of a few cards close up shows them: no card is read as it
+    comes, and both at half the size, each index on its card, in the frame's own pixels."""
+    photo = cv2.imread(str(FIXTURE / "IMG_2598.JPG"))[:, :, ::-1]
+    large = np.ascontiguousarray(cv2.resize(photo, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC))
+    boxes = {
+        rank: tuple(3 * v for v in box) for rank, box in _labelled_cards(FIXTURE / "IMG_2598.xml")
+    }
+    recogniser = Recogniser.load(threads=1)
+
+    reading = recogniser.read(large)
+    assert sorted(c.code for c in reading.cards) == ["9R", "AR"]
+    assert reading.scale == pytest.approx(0.5)
+    by_code = {c.code: c for c in reading.cards}
+    assert _inside(by_code["9R"], boxes["nine"]) and _inside(by_code["AR"], boxes["ace"])
+
+    monkeypatch.setattr(recogniser_module, "second_look_factors", lambda size, most: ())
+    assert recogniser.read(large).cards == ()
+
+
+def test_an_empty_table_is_looked_at_again_larger_or_smaller_by_the_frames_size(monkeypatch):
     """Nothing to read in a small photo: both larger looks are taken, and their time is
-    counted; a camera's frame of the same empty table is read once."""
+    counted; a camera's frame of the same empty table is looked at again smaller."""
     scaled = []
     real = recogniser_module.scaled_frame
 
@@ -97,4 +130,4 @@ def test_an_empty_table_is_looked_at_again_only_in_a_small_photo(monkeypatch):
     scaled.clear()
     camera = np.full((960, 1280, 3), (40, 110, 60), np.uint8)
     assert Recogniser.load(threads=1).read(camera).cards == ()
-    assert scaled == []  # a camera's frame of a table is read once
+    assert scaled == [0.5, 0.33]  # a camera's frame of the table, smaller
