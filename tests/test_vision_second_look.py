@@ -1,5 +1,6 @@
-"""A frame in which no card is read, looked at again larger (``scanner/vision/second_look.py``):
-the factors, the cards kept, and a real photo read through the shipped models."""
+"""A frame in which no card is read, looked at again at other sizes
+(``scanner/vision/second_look.py``): the factors, the cards kept, and two real photos read
+through the shipped models."""
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
