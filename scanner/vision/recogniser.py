@@ -456,9 +456,9 @@ class Recogniser:
         the frame reads, where ``deck`` ("standard" or "special", the deck the rules play)
         weighs as much as three sure readings (see ``decks.py``). With ``melds``, the cards
         lying in a meld are read knowing that a meld's cards share a rank (``melds.py``):
-        leave it off for cards that need not (a hand's leftovers). A small frame in which no
-        card is read as it comes is read again scaled up, and the cards read there without a
-        check kept (``second_look.py``)."""
+        leave it off for cards that need not (a hand's leftovers). A frame in which no card is
+        read as it comes is read again at other sizes (a small one larger, a large one
+        smaller), and the cards read there without a check kept (``second_look.py``)."""
         check_deck(deck)
         check_frame(frame)
         reading = self._read_scaled(frame, deck, melds, 1.0)
@@ -528,26 +528,35 @@ class Recogniser:
             timing["total"],
             factor,
         )
-        c = self.contract
-        sizes = sure_index_sizes(indices, c.not_an_index, c.min_confidence)
-        return Reading(cards, timing, deck, factor, indices, median_size(sizes), small_size(sizes))
+        return self._reading(cards, timing, deck, factor, indices)
 
     def _read_back(
         self, reading: Reading, cards: Sequence[CardReading], factor: float, timing: dict
     ) -> Reading:
         """``reading`` of the frame scaled by ``factor``, holding only ``cards``, in the frame's
         own pixels, with the time of every reading of the frame (``timing``)."""
-        indices = indices_scaled_back(reading.indices, factor)
-        c = self.contract
-        sizes = sure_index_sizes(indices, c.not_an_index, c.min_confidence)
-        return Reading(
+        return self._reading(
             scaled_back(cards, factor),
             timing,
             reading.deck,
             reading.scale * factor,
-            indices,
-            median_size(sizes),
-            small_size(sizes),
+            indices_scaled_back(reading.indices, factor),
+        )
+
+    def _reading(
+        self,
+        cards: Sequence[CardReading],
+        timing: dict,
+        deck: str | None,
+        scale: float,
+        indices: Sequence[IndexReading],
+    ) -> Reading:
+        """A :class:`Reading` of ``cards`` and ``indices`` (in the frame's own pixels), with
+        the sizes of the indices read as cards measured."""
+        c = self.contract
+        sizes = sure_index_sizes(indices, c.not_an_index, c.min_confidence)
+        return Reading(
+            tuple(cards), timing, deck, scale, tuple(indices), median_size(sizes), small_size(sizes)
         )
 
     def heads(self, frame: np.ndarray) -> np.ndarray:
