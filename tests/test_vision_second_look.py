@@ -85,7 +85,7 @@ def test_a_card_lying_alone_that_nothing_marks_is_read_on_a_second_look(monkeypa
     assert reading.scale == pytest.approx(2.0)
     assert _inside(reading.cards[0], box)
 
-    monkeypatch.setattr(recogniser_module, "second_look_factors", lambda size, most: ())
+    monkeypatch.setattr(recogniser_module, "second_look_factors", lambda size, most, looked: ())
     assert recogniser.read(photo).cards == ()
 
 
@@ -106,7 +106,7 @@ def test_cards_larger_than_the_locator_learnt_are_read_on_a_smaller_look(monkeyp
     by_code = {c.code: c for c in reading.cards}
     assert _inside(by_code["9R"], boxes["nine"]) and _inside(by_code["AR"], boxes["ace"])
 
-    monkeypatch.setattr(recogniser_module, "second_look_factors", lambda size, most: ())
+    monkeypatch.setattr(recogniser_module, "second_look_factors", lambda size, most, looked: ())
     assert recogniser.read(large).cards == ()
 
 

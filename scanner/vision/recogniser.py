@@ -38,6 +38,7 @@ from scanner.vision.preprocess import (
 )
 from scanner.vision.refine import refine_crops, refined_place
 from scanner.vision.scale import (
+    SIZES_SURE,
     indices_scaled_back,
     median_size,
     reading_scale,
@@ -52,6 +53,7 @@ from scanner.vision.turns import TURN_CHOICES, mean_heads
 from scanner.vision.unread import agreed_unread
 from scanner.vision.verifier import settle_lone_doubts
 from scanner.vision.wider import small_cards, with_wider
+from scanner.vision.working_size import preview_factor, working_factor
 
 log = logging.getLogger(__name__)
 LOCATOR_FILE = "locator.onnx"
@@ -240,6 +242,11 @@ def _stale_twin(metadata: dict[str, str], float_path: Path) -> str | None:
     if float_path.exists() and metadata.get(FLOAT_DIGEST) != file_digest(float_path):
         return f"was not made from {float_path.name} as it is now"
     return None
+
+
+def _summed(timing: dict[str, float], more: dict[str, float]) -> dict[str, float]:
+    """Two readings' milliseconds, stage by stage: a frame read twice took both."""
+    return {stage: spent + more[stage] for stage, spent in timing.items()}
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -456,29 +463,65 @@ class Recogniser:
         the frame reads, where ``deck`` ("standard" or "special", the deck the rules play)
         weighs as much as three sure readings (see ``decks.py``). With ``melds``, the cards
         lying in a meld are read knowing that a meld's cards share a rank (``melds.py``):
-        leave it off for cards that need not (a hand's leftovers). A frame in which no card is
-        read as it comes is read again at other sizes (a small one larger, a large one
-        smaller), and the cards read there without a check kept (``second_look.py``)."""
+        leave it off for cards that need not (a hand's leftovers). A frame larger than the
+        locator learnt is read at the size its indices measure in a preview
+        (``working_size.py``). A frame in which no card is read is read again at other sizes
+        (a small one larger, a large one smaller), and the cards read there without a check
+        kept (``second_look.py``)."""
         check_deck(deck)
         check_frame(frame)
-        reading = self._read_scaled(frame, deck, melds, 1.0)
-        if reading.cards or reading.scale != 1.0 or not self._rescale:
-            return reading
         height, width = frame.shape[:2]
+        preview = preview_factor((width, height)) if self._rescale else None
+        if preview is None:
+            reading, looked = self._read_scaled(frame, deck, melds, 1.0), [1.0]
+        else:
+            reading, looked = self._read_at_working_size(frame, deck, melds, preview)
+        if reading.cards or reading.scale not in looked or not self._rescale:
+            return reading  # cards read, or read scaled up for small indices already
         timing = reading.timing_ms
-        for factor in second_look_factors((width, height), self.contract.scale_up_pixels):
+        for factor in second_look_factors((width, height), self.contract.scale_up_pixels, looked):
             again = self._read_scaled(scaled_frame(frame, factor), deck, melds, factor)
-            timing = {stage: spent + again.timing_ms[stage] for stage, spent in timing.items()}
+            timing = _summed(timing, again.timing_ms)
             cards = standing(again.cards)
             if cards:
                 return self._read_back(again, cards, factor, timing)
         return replace(reading, timing_ms=timing)
 
+    def _read_at_working_size(
+        self, frame: np.ndarray, expected: str | None, melds: bool, preview: float
+    ) -> tuple[Reading, list[float]]:
+        """:meth:`read` of a frame larger than the locator learnt: first its preview, scaled by
+        ``preview`` (and not scaled up again), then, where the indices read there call for
+        another size, the frame at that size (``working_size.py``); in the frame's own pixels,
+        with the time of both readings, and the factors read at."""
+        first = self._read_scaled(
+            scaled_frame(frame, preview), expected, melds, preview, rescale=False
+        )
+        first = self._read_back(first, first.cards, preview, first.timing_ms)
+        c = self.contract
+        factor = working_factor(
+            sure_index_sizes(first.indices, c.not_an_index, SIZES_SURE), preview
+        )
+        if factor == preview:
+            return first, [preview]
+        scaled = frame if factor == 1.0 else scaled_frame(frame, factor)
+        again = self._read_scaled(scaled, expected, melds, factor)
+        timing = _summed(first.timing_ms, again.timing_ms)
+        if not again.cards and first.cards:  # the preview read cards the working size lost
+            return replace(first, timing_ms=timing), [preview, factor]
+        return self._read_back(again, again.cards, factor, timing), [preview, factor]
+
     def _read_scaled(
-        self, frame: np.ndarray, expected: str | None, melds: bool, scaled: float
+        self,
+        frame: np.ndarray,
+        expected: str | None,
+        melds: bool,
+        scaled: float,
+        rescale: bool = True,
     ) -> Reading:
         """:meth:`read` of ``frame``, which is the frame as it came scaled by ``scaled``: the
-        wider classifier's bound is in the pixels of the frame as it came."""
+        wider classifier's bound is in the pixels of the frame as it came. With ``rescale``
+        (and the recogniser's), a frame of small indices is read again scaled up."""
         started = time.perf_counter()
         self._wider_below = self.contract.wider_below * scaled
         candidates = self._marks(frame)
@@ -486,7 +529,7 @@ class Recogniser:
         readings, deck = self._read_indices(frame, candidates, expected)
         classified = time.perf_counter()
         locate_s, classify_s = located - started, classified - located
-        factor = self._scale_for(frame, readings) if self._rescale else 1.0
+        factor = self._scale_for(frame, readings) if self._rescale and rescale else 1.0
         if factor != 1.0:  # read again from the start, and both readings' time counted
             frame = scaled_frame(frame, factor)
             self._wider_below = self.contract.wider_below * scaled * factor

@@ -19,7 +19,7 @@ half and a third of their size where nothing was read.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from scanner.vision.cards import CardReading
 
@@ -27,16 +27,28 @@ SECOND_LOOK_SCALES = (1.6, 2.0)  # a small frame's, tried in turn, the first tha
 LARGE_FRAME_SCALES = (0.5, 0.33)  # a large frame's, likewise
 SMALL_FRAME = 1_000_000  # pixels: a frame this large or larger is looked at again smaller
 SMALLEST_SIDE = 200  # px: no frame is looked at again smaller than this on its short side
+NEAR = 1.25  # a factor within this ratio of one looked at already is not looked at again
 
 
-def second_look_factors(frame_size: tuple[int, int], most_pixels: float) -> tuple[float, ...]:
+def second_look_factors(
+    frame_size: tuple[int, int], most_pixels: float, looked: Sequence[float] = (1.0,)
+) -> tuple[float, ...]:
     """The factors to read a frame of ``frame_size`` (width, height) at once nothing was read
-    in it as it came. A frame under SMALL_FRAME pixels: each of SECOND_LOOK_SCALES, held so
-    that the frame stays within ``most_pixels``, none that would not scale it up. A larger
-    one: each of LARGE_FRAME_SCALES that leaves its short side SMALLEST_SIDE px or more."""
+    in it at the factors ``looked`` (as it came, or also, for a frame larger than the locator
+    learnt, its preview: ``working_size.py``). A frame under SMALL_FRAME pixels: each of
+    SECOND_LOOK_SCALES, held so that the frame stays within ``most_pixels``, none that would
+    not scale it up. A larger one: each of LARGE_FRAME_SCALES times each factor looked at,
+    largest first, that leaves its short side SMALLEST_SIDE px or more and lies further than
+    NEAR from every factor looked at."""
     width, height = frame_size
     if width * height >= SMALL_FRAME:
-        return tuple(f for f in LARGE_FRAME_SCALES if f * min(width, height) >= SMALLEST_SIDE)
+        factors = sorted({scale * seen for scale in LARGE_FRAME_SCALES for seen in looked})
+        return tuple(
+            factor
+            for factor in reversed(factors)
+            if factor * min(width, height) >= SMALLEST_SIDE
+            and all(max(factor / seen, seen / factor) > NEAR for seen in looked)
+        )
     room = math.sqrt(most_pixels / max(1, width * height))
     factors: list[float] = []
     for scale in SECOND_LOOK_SCALES:

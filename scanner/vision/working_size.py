@@ -1,0 +1,63 @@
+"""The size a frame larger than any the locator learnt is read at (pure).
+
+The Pi's cameras take stills of twelve million pixels (4608×2592 on the Camera Module 3,
+4056×3040 on the HQ camera) and a phone's photo holds as many or more, but the locator learnt
+from frames of at most 2304×1296. In a twelve-megapixel still of one side's table from a stand,
+the indices measure 24–70 px at the median (40 rendered tables), most of them larger than the
+locator reads well, and reading every pixel takes eight times as long as reading the same table
+at 2304×1296, for worse: of those 40 tables, 82.5 % read right as they came against 92.5 % at
+2304×1296. So such a frame is first read small (a preview of about 1280×960), the sizes of the
+indices read there give the factor that brings them to the size the locator reads best, and the
+frame is read at that factor, never larger than it came. Where the preview's indices already
+measure about that, the preview's reading is the frame's; where nothing is read in it, the
+frame is read as it came (its indices may be too small to read in the preview)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from scanner.vision.scale import small_size
+
+LARGEST_LEARNT = 2304 * 1296  # pixels: the largest frames the locator learnt from
+PREVIEW_PIXELS = 1280 * 960  # a large frame's first look, scaled to about this many pixels
+WORKING_INDEX = 16.0  # px: the short side of an index the working size brings the median to
+SMALL_WORKING = 9.0  # px: and the smallest fifth of them up to, where they are many
+# A factor this large or larger reads the frame as it came: it would save little time, and
+# the preview measures the indices it can read, so a frame whose smallest ones it cannot read
+# measures larger than it is.
+AS_IT_CAME = 0.8
+# The preview's reading is kept where the working factor lies within this ratio of its own:
+# reading the frame again to move its indices by less changes little and costs a reading.
+KEEP_WITHIN = 1.25
+
+
+def preview_factor(frame_size: tuple[int, int]) -> float | None:
+    """The factor a frame of ``frame_size`` (width, height) is first read at, or None where it
+    is no larger than the frames the locator learnt from and is read as it comes."""
+    width, height = frame_size
+    pixels = width * height
+    if pixels <= LARGEST_LEARNT:
+        return None
+    return math.sqrt(PREVIEW_PIXELS / pixels)
+
+
+def working_factor(sizes: Sequence[float], preview: float) -> float:
+    """The factor to read the frame at, from ``sizes``: the short sides of the indices read as
+    cards in its preview (read scaled by ``preview``), in the frame's own pixels. The factor
+    brings their median to WORKING_INDEX px, or, where that asks more, the smallest fifth of
+    them (eight or more measured) to SMALL_WORKING px; 1 (the frame as it came) from
+    AS_IT_CAME up, and
+    ``preview`` itself where it lies within KEEP_WITHIN of that. With no size measured, 1."""
+    if not sizes:
+        return 1.0
+    wanted = WORKING_INDEX / max(float(np.median(np.asarray(sizes, np.float64))), 1e-6)
+    small = small_size(sizes)
+    if small is not None:
+        wanted = max(wanted, SMALL_WORKING / max(small, 1e-6))
+    factor = 1.0 if wanted >= AS_IT_CAME else wanted
+    if max(factor / preview, preview / factor) <= KEEP_WITHIN:
+        return preview
+    return factor
