@@ -22,6 +22,7 @@ from scanner.vision.errors import RecogniserError
 from scanner.vision.faint import FAINT_HEAT, counts, read_in_full
 from scanner.vision.gaps import fan_gaps, read_already
 from scanner.vision.grouping import CardGroup
+from scanner.vision.large_frame import factor_from_preview, preview_factor
 from scanner.vision.legibility import (
     Advice,
     advice_for,
@@ -53,7 +54,6 @@ from scanner.vision.turns import TURN_CHOICES, mean_heads
 from scanner.vision.unread import agreed_unread
 from scanner.vision.verifier import settle_lone_doubts
 from scanner.vision.wider import small_cards, with_wider
-from scanner.vision.working_size import preview_factor, working_factor
 
 log = logging.getLogger(__name__)
 LOCATOR_FILE = "locator.onnx"
@@ -465,7 +465,7 @@ class Recogniser:
         lying in a meld are read knowing that a meld's cards share a rank (``melds.py``):
         leave it off for cards that need not (a hand's leftovers). A frame larger than the
         locator learnt is read at the size its indices measure in a preview
-        (``working_size.py``). A frame in which no card is read is read again at other sizes
+        (``large_frame.py``). A frame in which no card is read is read again at other sizes
         (a small one larger, a large one smaller), and the cards read there without a check
         kept (``second_look.py``)."""
         check_deck(deck)
@@ -475,7 +475,7 @@ class Recogniser:
         if preview is None:
             reading, looked = self._read_scaled(frame, deck, melds, 1.0), [1.0]
         else:
-            reading, looked = self._read_at_working_size(frame, deck, melds, preview)
+            reading, looked = self._read_large(frame, deck, melds, preview)
         if reading.cards or reading.scale not in looked or not self._rescale:
             return reading  # cards read, or read scaled up for small indices already
         timing = reading.timing_ms
@@ -487,19 +487,19 @@ class Recogniser:
                 return self._read_back(again, cards, factor, timing)
         return replace(reading, timing_ms=timing)
 
-    def _read_at_working_size(
+    def _read_large(
         self, frame: np.ndarray, expected: str | None, melds: bool, preview: float
     ) -> tuple[Reading, list[float]]:
         """:meth:`read` of a frame larger than the locator learnt: first its preview, scaled by
         ``preview`` (and not scaled up again), then, where the indices read there call for
-        another size, the frame at that size (``working_size.py``); in the frame's own pixels,
+        another size, the frame at that size (``large_frame.py``); in the frame's own pixels,
         with the time of both readings, and the factors read at."""
         first = self._read_scaled(
             scaled_frame(frame, preview), expected, melds, preview, rescale=False
         )
         first = self._read_back(first, first.cards, preview, first.timing_ms)
         c = self.contract
-        factor = working_factor(
+        factor = factor_from_preview(
             sure_index_sizes(first.indices, c.not_an_index, SIZES_SURE), preview
         )
         if factor == preview:
@@ -507,7 +507,7 @@ class Recogniser:
         scaled = frame if factor == 1.0 else scaled_frame(frame, factor)
         again = self._read_scaled(scaled, expected, melds, factor)
         timing = _summed(first.timing_ms, again.timing_ms)
-        if not again.cards and first.cards:  # the preview read cards the working size lost
+        if not again.cards and first.cards:  # the preview read cards the larger size lost
             return replace(first, timing_ms=timing), [preview, factor]
         return self._read_back(again, again.cards, factor, timing), [preview, factor]
 

@@ -35,7 +35,7 @@ def second_look_factors(
 ) -> tuple[float, ...]:
     """The factors to read a frame of ``frame_size`` (width, height) at once nothing was read
     in it at the factors ``looked`` (as it came, or also, for a frame larger than the locator
-    learnt, its preview: ``working_size.py``). A frame under SMALL_FRAME pixels: each of
+    learnt, its preview: ``large_frame.py``). A frame under SMALL_FRAME pixels: each of
     SECOND_LOOK_SCALES, held so that the frame stays within ``most_pixels``, none that would
     not scale it up. A larger one: each of LARGE_FRAME_SCALES times each factor looked at,
     largest first, that leaves its short side SMALLEST_SIDE px or more and lies further than

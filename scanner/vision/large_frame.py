@@ -23,13 +23,13 @@ from scanner.vision.scale import small_size
 
 LARGEST_LEARNT = 2304 * 1296  # pixels: the largest frames the locator learnt from
 PREVIEW_PIXELS = 1280 * 960  # a large frame's first look, scaled to about this many pixels
-WORKING_INDEX = 16.0  # px: the short side of an index the working size brings the median to
-SMALL_WORKING = 9.0  # px: and the smallest fifth of them up to, where they are many
+TARGET_INDEX = 16.0  # px: the short side of an index the working size brings the median to
+TARGET_SMALL = 9.0  # px: and the smallest fifth of them up to, where they are many
 # A factor this large or larger reads the frame as it came: it would save little time, and
 # the preview measures the indices it can read, so a frame whose smallest ones it cannot read
 # measures larger than it is.
 AS_IT_CAME = 0.8
-# The preview's reading is kept where the working factor lies within this ratio of its own:
+# The preview's reading is kept where the factor it measures lies within this ratio of its own:
 # reading the frame again to move its indices by less changes little and costs a reading.
 KEEP_WITHIN = 1.25
 
@@ -44,19 +44,19 @@ def preview_factor(frame_size: tuple[int, int]) -> float | None:
     return math.sqrt(PREVIEW_PIXELS / pixels)
 
 
-def working_factor(sizes: Sequence[float], preview: float) -> float:
+def factor_from_preview(sizes: Sequence[float], preview: float) -> float:
     """The factor to read the frame at, from ``sizes``: the short sides of the indices read as
     cards in its preview (read scaled by ``preview``), in the frame's own pixels. The factor
-    brings their median to WORKING_INDEX px, or, where that asks more, the smallest fifth of
-    them (eight or more measured) to SMALL_WORKING px; 1 (the frame as it came) from
+    brings their median to TARGET_INDEX px, or, where that asks more, the smallest fifth of
+    them (eight or more measured) to TARGET_SMALL px; 1 (the frame as it came) from
     AS_IT_CAME up, and
     ``preview`` itself where it lies within KEEP_WITHIN of that. With no size measured, 1."""
     if not sizes:
         return 1.0
-    wanted = WORKING_INDEX / max(float(np.median(np.asarray(sizes, np.float64))), 1e-6)
+    wanted = TARGET_INDEX / max(float(np.median(np.asarray(sizes, np.float64))), 1e-6)
     small = small_size(sizes)
     if small is not None:
-        wanted = max(wanted, SMALL_WORKING / max(small, 1e-6))
+        wanted = max(wanted, TARGET_SMALL / max(small, 1e-6))
     factor = 1.0 if wanted >= AS_IT_CAME else wanted
     if max(factor / preview, preview / factor) <= KEEP_WITHIN:
         return preview
