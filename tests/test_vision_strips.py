@@ -10,7 +10,7 @@ import pytest
 from scanner.vision import strips
 from scanner.vision.images import read_image
 from scanner.vision.recogniser import Recogniser, default_model_dir
-from scanner.vision.strips import STRIP_PIXELS, heads_in_strips, strip_rows
+from scanner.vision.strips import STRIP_PIXELS, heads_in_strips, strip_columns, strip_rows
 
 MULTIPLE, STRIDE = 32, 4
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vision"
@@ -57,6 +57,48 @@ def test_heads_read_in_strips_are_the_whole_frames_where_the_locator_sees_no_fur
     whole = local_heads(frame)
     stitched = heads_in_strips(frame, local_heads, MULTIPLE, STRIDE)
     assert len(strip_rows(1500, 2000, MULTIPLE)) > 2
+    assert stitched.shape == whole.shape
+    np.testing.assert_allclose(stitched, whole, atol=1e-9)
+
+
+def _pixels_read(height: int, columns: list, width: int) -> int:
+    rows = strip_rows(height, width, MULTIPLE)
+    return len(columns) * width * sum(high - low for _, _, low, high in rows)
+
+
+@pytest.mark.parametrize("size", [(2592, 4608), (3040, 4056), (6000, 8000)])
+def test_a_very_wide_frame_is_cut_in_columns_that_read_fewer_pixels_than_strips_alone(size):
+    height, width = size
+    columns = strip_columns(height, width, MULTIPLE)
+    assert len(columns) > 1
+    assert columns[0][0] == 0 and columns[-1][1] == width
+    assert all(a[1] == b[0] for a, b in pairwise(columns))  # no gap, no overlap
+    spans = {-(-(high - low) // MULTIPLE) * MULTIPLE for _, _, low, high in columns}
+    assert len(spans) == 1  # one input shape for onnxruntime, padded
+    for left, right, low, high in columns:
+        assert low % MULTIPLE == 0 and low <= left and right <= high <= width
+        assert left - low >= min(left, strips.STRIP_MARGIN)
+        assert high - right >= min(width - right, strips.STRIP_MARGIN)
+    column = spans.pop()
+    tiles = _pixels_read(height, columns, column)
+    assert tiles < _pixels_read(height, [(0, width, 0, width)], width)
+    assert tiles < 1.7 * height * width  # against four times over in strips of 4608 px
+    assert all(
+        (high - low) * column <= STRIP_PIXELS
+        for *_, low, high in strip_rows(height, column, MULTIPLE)
+    )
+
+
+def test_a_frame_that_strips_read_best_is_not_cut_across():
+    assert strip_columns(1520, 2028, MULTIPLE) == [(0, 2028, 0, 2028)]
+    assert strip_columns(960, 1280, MULTIPLE) == [(0, 1280, 0, 1280)]
+
+
+def test_heads_read_in_columns_and_strips_are_the_whole_frames_where_the_locator_sees_no_further():
+    frame = np.random.default_rng(4).integers(0, 256, (1400, 3600, 3), np.uint8)
+    assert len(strip_columns(1400, 3600, MULTIPLE)) > 1
+    stitched = heads_in_strips(frame, local_heads, MULTIPLE, STRIDE)
+    whole = local_heads(frame)
     assert stitched.shape == whole.shape
     np.testing.assert_allclose(stitched, whole, atol=1e-9)
 
