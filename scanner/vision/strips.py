@@ -6,7 +6,11 @@ of four million pixels, which a phone's photo reaches, and more for the eight mi
 of small indices is scaled up to (``scale.py``). A frame taller than a strip's worth of
 pixels is read in horizontal strips that overlap by a margin above and below; each strip gives
 the heads of its own rows, read with the frame around them, and the rows are laid back
-together in the frame's grid.
+together in the frame's grid. A frame so wide that its strips would read more pixels than
+parts about as wide as they are tall is cut into columns too (a twelve-megapixel still: in
+strips of 4608 px, each gives 64 of the 256 rows it reads). On busy 2304×1296 frames the
+locator took 445–458 ms at the median against 594 ms (one core); on three 4608×2592 frames
+read whole, 2.4–3.2 s against 7.9–9.0 s (beside another job).
 """
 
 from __future__ import annotations
