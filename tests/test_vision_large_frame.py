@@ -13,8 +13,8 @@ import scanner.vision.recogniser as recogniser_module
 from model.synth.scene import render_scene
 from scanner.vision.evaluate import score_scene
 from scanner.vision.large_frame import (
+    ALIKE,
     AS_IT_CAME,
-    KEEP_WITHIN,
     LARGEST_LEARNT,
     PREVIEW_PIXELS,
     TARGET_INDEX,
@@ -48,8 +48,8 @@ def test_the_preview_sets_the_factor_that_brings_the_median_index_to_the_target(
     assert factor_from_preview([25.0] * 10, preview) == pytest.approx(TARGET_INDEX / 25.0)
     # large indices are read smaller than the preview
     assert factor_from_preview([100.0] * 3, preview) == pytest.approx(TARGET_INDEX / 100.0)
-    # within KEEP_WITHIN of the preview, its own reading stands
-    near = TARGET_INDEX / preview / KEEP_WITHIN  # just large enough to be kept
+    # within ALIKE of the preview, its own reading stands
+    near = TARGET_INDEX / preview / ALIKE  # just large enough to be kept
     assert factor_from_preview([near] * 10, preview) == preview
     assert factor_from_preview([near * 0.9] * 10, preview) != preview
 

@@ -35,9 +35,15 @@ TARGET_SMALL = 9.0  # px: and the smallest fifth of them up to, where they are m
 # measures larger than it is. 40 busy twelve-megapixel tables: 346 errors without it, 327 with
 # it, 322 read as they came.
 AS_IT_CAME = 0.8
-# The preview's reading is kept where the factor it measures lies within this ratio of its own:
-# reading the frame again to move its indices by less changes little and costs a reading.
-KEEP_WITHIN = 1.25
+# Two factors within this ratio of each other read a frame about alike: the preview's reading
+# is kept where the factor it measures lies so near its own, and no size so near one read
+# already is looked at again (``second_look.py``).
+ALIKE = 1.25
+
+
+def alike(factor: float, other: float) -> bool:
+    """Whether a frame read at ``factor`` and at ``other`` reads about alike (ALIKE)."""
+    return max(factor / other, other / factor) <= ALIKE
 
 
 def preview_factor(frame_size: tuple[int, int]) -> float | None:
@@ -55,8 +61,8 @@ def factor_from_preview(sizes: Sequence[float], preview: float) -> float:
     cards in its preview (read scaled by ``preview``), in the frame's own pixels. The factor
     brings their median to TARGET_INDEX px, or, where that asks more, the smallest fifth of
     them (eight or more measured) to TARGET_SMALL px; 1 (the frame as it came) from
-    AS_IT_CAME up, and
-    ``preview`` itself where it lies within KEEP_WITHIN of that. With no size measured, 1."""
+    AS_IT_CAME up, and ``preview`` itself where it lies within ALIKE of that. With no size
+    measured, 1."""
     if not sizes:
         return 1.0
     wanted = TARGET_INDEX / max(float(np.median(np.asarray(sizes, np.float64))), 1e-6)
@@ -64,6 +70,6 @@ def factor_from_preview(sizes: Sequence[float], preview: float) -> float:
     if small is not None:
         wanted = max(wanted, TARGET_SMALL / max(small, 1e-6))
     factor = 1.0 if wanted >= AS_IT_CAME else wanted
-    if max(factor / preview, preview / factor) <= KEEP_WITHIN:
+    if alike(factor, preview):
         return preview
     return factor

@@ -507,7 +507,7 @@ class Recogniser:
         scaled = frame if factor == 1.0 else scaled_frame(frame, factor)
         again = self._read_scaled(scaled, expected, melds, factor)
         timing = _summed(first.timing_ms, again.timing_ms)
-        if not again.cards and first.cards:  # the preview read cards the larger size lost
+        if not again.cards and first.cards:  # the preview read cards the other size lost
             return replace(first, timing_ms=timing), [preview, factor]
         return self._read_back(again, again.cards, factor, timing), [preview, factor]
 

@@ -22,12 +22,12 @@ import math
 from collections.abc import Iterable, Sequence
 
 from scanner.vision.cards import CardReading
+from scanner.vision.large_frame import alike
 
 SECOND_LOOK_SCALES = (1.6, 2.0)  # a small frame's, tried in turn, the first that reads a card kept
 LARGE_FRAME_SCALES = (0.5, 0.33)  # a large frame's, likewise
 SMALL_FRAME = 1_000_000  # pixels: a frame this large or larger is looked at again smaller
 SMALLEST_SIDE = 200  # px: no frame is looked at again smaller than this on its short side
-NEAR = 1.25  # a factor within this ratio of one looked at already is not looked at again
 
 
 def second_look_factors(
@@ -38,8 +38,8 @@ def second_look_factors(
     learnt, its preview: ``large_frame.py``). A frame under SMALL_FRAME pixels: each of
     SECOND_LOOK_SCALES, held so that the frame stays within ``most_pixels``, none that would
     not scale it up. A larger one: each of LARGE_FRAME_SCALES times each factor looked at,
-    largest first, that leaves its short side SMALLEST_SIDE px or more and lies further than
-    NEAR from every factor looked at."""
+    largest first, that leaves its short side SMALLEST_SIDE px or more and reads unlike every
+    factor looked at (``large_frame.alike``)."""
     width, height = frame_size
     if width * height >= SMALL_FRAME:
         factors = sorted({scale * seen for scale in LARGE_FRAME_SCALES for seen in looked})
@@ -47,7 +47,7 @@ def second_look_factors(
             factor
             for factor in reversed(factors)
             if factor * min(width, height) >= SMALLEST_SIDE
-            and all(max(factor / seen, seen / factor) > NEAR for seen in looked)
+            and not any(alike(factor, seen) for seen in looked)
         )
     room = math.sqrt(most_pixels / max(1, width * height))
     factors: list[float] = []

@@ -81,12 +81,12 @@ def strip_columns(height: int, width: int, multiple: int) -> list[tuple[int, int
     core = COLUMN_PIXELS - 2 * margin
     count = -(-width // core)
     columns = _cuts(width, _padded(-(-width // count), multiple), margin, multiple)
-    if _read(height, columns, multiple) < _read(height, whole, multiple):
+    if _pixels_read(height, columns, multiple) < _pixels_read(height, whole, multiple):
         return columns
     return whole
 
 
-def _read(height: int, columns: list[tuple[int, int, int, int]], multiple: int) -> int:
+def _pixels_read(height: int, columns: list[tuple[int, int, int, int]], multiple: int) -> int:
     """The pixels the locator reads in a frame ``height`` tall cut into ``columns``."""
     width = columns[0][3] - columns[0][2]
     rows = strip_rows(height, width, multiple)
