@@ -3,6 +3,7 @@
 real photo scaled up read through the shipped models."""
 
 import math
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import cv2
@@ -15,12 +16,14 @@ from scanner.vision.evaluate import score_scene
 from scanner.vision.large_frame import (
     ALIKE,
     AS_IT_CAME,
+    LARGE_INDEX,
     LARGEST_LEARNT,
     PREVIEW_PIXELS,
     TARGET_INDEX,
     TARGET_SMALL,
     factor_from_preview,
     preview_factor,
+    smaller_factor,
 )
 from scanner.vision.recogniser import Recogniser
 from scanner.vision.second_look import second_look_factors
@@ -79,6 +82,12 @@ def test_a_large_frame_read_as_nothing_is_looked_at_smaller_than_its_preview_too
     assert factors == pytest.approx((0.5, preview * 0.5, preview * 0.33))
 
 
+def test_a_smaller_frame_of_indices_larger_than_the_locator_reads_well_is_also_read_smaller():
+    assert smaller_factor([]) is None
+    assert smaller_factor([LARGE_INDEX] * 3) is None
+    assert smaller_factor([30.0, 50.0, 60.0]) == pytest.approx(TARGET_INDEX / 50.0)
+
+
 @pytest.fixture(scope="module")
 def recogniser():
     return Recogniser.load(threads=1)
@@ -99,6 +108,7 @@ def test_a_still_of_large_indices_is_read_right_smaller_and_not_as_it_came(recog
     assert score.errors == () and len(score.sizes) == 20
 
     monkeypatch.setattr(recogniser_module, "preview_factor", lambda size: None)
+    monkeypatch.setattr(recogniser_module, "smaller_factor", lambda sizes: None)
     as_it_came = recogniser.read(scene.image)
     assert as_it_came.scale == 1.0
     assert len(score_scene(scene.labels, as_it_came.cards).errors) == 2
@@ -143,3 +153,37 @@ def test_a_phone_photo_of_two_cards_close_up_is_never_read_in_full(recogniser, m
     assert sorted(c.code for c in reading.cards) == ["9R", "AR"]
     assert len(sizes) == 2 and all(h * w <= PREVIEW_PIXELS * 1.01 for h, w in sizes)
     assert reading.scale < preview_factor((large.shape[1], large.shape[0]))
+
+
+def _labelled_ranks(label: Path) -> dict[str, tuple[float, ...]]:
+    boxes = {}
+    for thing in ET.parse(label).getroot().iter("object"):
+        box = thing.find("bndbox")
+        boxes[thing.find("name").text] = tuple(
+            float(box.find(k).text) for k in ("xmin", "ymin", "xmax", "ymax")
+        )
+    return boxes
+
+
+def test_a_photo_whose_read_indices_are_large_is_read_smaller_where_that_reads_more(
+    recogniser, monkeypatch
+):
+    """A real photo of a King and an ace of hearts scaled up three times (1512×1134, below the
+    preview's bound): as it comes the ace alone is read, its index over LARGE_INDEX px; read
+    again smaller, both, each on its labelled card."""
+    photo = cv2.imread(str(SECOND_LOOK / "IMG_2640.JPG"))[:, :, ::-1]
+    large = np.ascontiguousarray(cv2.resize(photo, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC))
+    reading = recogniser.read(large)
+    assert sorted(c.code for c in reading.cards) == ["AR", "KR"]
+    assert reading.scale < 1.0
+    boxes = {
+        rank: tuple(3 * v for v in box)
+        for rank, box in _labelled_ranks(SECOND_LOOK / "IMG_2640.xml").items()
+    }
+    for card, rank in ((c, {"KR": "king", "AR": "ace"}[c.code]) for c in reading.cards):
+        x0, y0, x1, y1 = card.index_box
+        left, top, right, bottom = boxes[rank]
+        assert left <= (x0 + x1) / 2 <= right and top <= (y0 + y1) / 2 <= bottom
+
+    monkeypatch.setattr(recogniser_module, "smaller_factor", lambda sizes: None)
+    assert [c.code for c in recogniser.read(large).cards] == ["AR"]

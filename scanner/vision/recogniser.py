@@ -22,7 +22,7 @@ from scanner.vision.errors import RecogniserError
 from scanner.vision.faint import FAINT_HEAT, counts, read_in_full
 from scanner.vision.gaps import fan_gaps, read_already
 from scanner.vision.grouping import CardGroup
-from scanner.vision.large_frame import factor_from_preview, preview_factor
+from scanner.vision.large_frame import factor_from_preview, preview_factor, smaller_factor
 from scanner.vision.legibility import (
     Advice,
     advice_for,
@@ -473,7 +473,8 @@ class Recogniser:
         height, width = frame.shape[:2]
         preview = preview_factor((width, height)) if self._rescale else None
         if preview is None:
-            reading, looked = self._read_scaled(frame, deck, melds, 1.0), [1.0]
+            reading = self._read_large_indices(frame, deck, melds)
+            looked = [1.0]
         else:
             reading, looked = self._read_large(frame, deck, melds, preview)
         if reading.cards or reading.scale not in looked or not self._rescale:
@@ -485,6 +486,24 @@ class Recogniser:
             cards = standing(again.cards)
             if cards:
                 return self._read_back(again, cards, factor, timing)
+        return replace(reading, timing_ms=timing)
+
+    def _read_large_indices(self, frame: np.ndarray, expected: str | None, melds: bool) -> Reading:
+        """:meth:`read` of a frame no larger than the locator learnt, as it came, and, where the
+        indices read in it as cards are larger than it reads well, also smaller
+        (``large_frame.smaller_factor``): the reading with more cards read without a check,
+        with the time of both."""
+        reading = self._read_scaled(frame, expected, melds, 1.0)
+        if not reading.cards or reading.scale != 1.0 or not self._rescale:
+            return reading
+        c = self.contract
+        factor = smaller_factor(sure_index_sizes(reading.indices, c.not_an_index, SIZES_SURE))
+        if factor is None:
+            return reading
+        again = self._read_scaled(scaled_frame(frame, factor), expected, melds, factor)
+        timing = _summed(reading.timing_ms, again.timing_ms)
+        if len(standing(again.cards)) > len(standing(reading.cards)):
+            return self._read_back(again, again.cards, factor, timing)
         return replace(reading, timing_ms=timing)
 
     def _read_large(
