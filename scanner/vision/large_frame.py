@@ -12,7 +12,9 @@ at that factor, never larger than it came. Where the preview's indices already m
 that, the preview's reading is the frame's; where nothing is read in it, the frame is read as it
 came (its indices may be too small to read in the preview). 160 rendered twelve-megapixel side
 tables: 139 right as they came, 154 so (none wrong without a check); 24 of them timed, 0.2–1.4 s
-a frame against 3.4–4.2 s."""
+a frame against 3.4–4.2 s. A frame no larger than the locator learnt is read as it came, and
+again smaller only where the indices read in it measure more than LARGE_INDEX
+(``smaller_factor``)."""
 
 from __future__ import annotations
 
