@@ -465,9 +465,9 @@ class Recogniser:
         lying in a meld are read knowing that a meld's cards share a rank (``melds.py``):
         leave it off for cards that need not (a hand's leftovers). A frame larger than the
         locator learnt is read at the size its indices measure in a preview, a smaller one
-        whose indices are larger than it reads well also smaller (``large_frame.py``). A frame in which no card is read is read again at other sizes
-        (a small one larger, a large one smaller), and the cards read there without a check
-        kept (``second_look.py``)."""
+        whose indices are larger than it reads well also smaller (``large_frame.py``). A frame
+        in which no card is read is read again at other sizes (a small one larger, a large one
+        smaller), and the cards read there without a check kept (``second_look.py``)."""
         check_deck(deck)
         check_frame(frame)
         height, width = frame.shape[:2]
