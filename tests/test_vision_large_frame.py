@@ -19,6 +19,7 @@ from scanner.vision.large_frame import (
     LARGE_INDEX,
     LARGEST_LEARNT,
     PREVIEW_PIXELS,
+    SMALLEST_SIDE,
     TARGET_INDEX,
     TARGET_SMALL,
     factor_from_preview,
@@ -83,9 +84,13 @@ def test_a_large_frame_read_as_nothing_is_looked_at_smaller_than_its_preview_too
 
 
 def test_a_smaller_frame_of_indices_larger_than_the_locator_reads_well_is_also_read_smaller():
-    assert smaller_factor([]) is None
-    assert smaller_factor([LARGE_INDEX] * 3) is None
-    assert smaller_factor([30.0, 50.0, 60.0]) == pytest.approx(TARGET_INDEX / 50.0)
+    photo = (1512, 1134)
+    assert smaller_factor([], photo) is None
+    assert smaller_factor([LARGE_INDEX] * 3, photo) is None
+    assert smaller_factor([30.0, 50.0, 60.0], photo) == pytest.approx(TARGET_INDEX / 50.0)
+    # never smaller than SMALLEST_SIDE on the short side: 504×378 at 16 / 50 is 121 px tall
+    assert smaller_factor([30.0, 50.0, 60.0], (504, 378)) is None
+    assert SMALLEST_SIDE < 0.32 * 650 and smaller_factor([50.0], (800, 650)) == pytest.approx(0.32)
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +113,7 @@ def test_a_still_of_large_indices_is_read_right_smaller_and_not_as_it_came(recog
     assert score.errors == () and len(score.sizes) == 20
 
     monkeypatch.setattr(recogniser_module, "preview_factor", lambda size: None)
-    monkeypatch.setattr(recogniser_module, "smaller_factor", lambda sizes: None)
+    monkeypatch.setattr(recogniser_module, "smaller_factor", lambda sizes, size: None)
     as_it_came = recogniser.read(scene.image)
     assert as_it_came.scale == 1.0
     assert len(score_scene(scene.labels, as_it_came.cards).errors) == 2
@@ -185,5 +190,5 @@ def test_a_photo_whose_read_indices_are_large_is_read_smaller_where_that_reads_m
         left, top, right, bottom = boxes[rank]
         assert left <= (x0 + x1) / 2 <= right and top <= (y0 + y1) / 2 <= bottom
 
-    monkeypatch.setattr(recogniser_module, "smaller_factor", lambda sizes: None)
+    monkeypatch.setattr(recogniser_module, "smaller_factor", lambda sizes, size: None)
     assert [c.code for c in recogniser.read(large).cards] == ["AR"]

@@ -42,21 +42,26 @@ AS_IT_CAME = 0.8
 # at TARGET_INDEX, and that reading kept where it reads more cards without a check. The locator
 # reads 142 of the real photos' 143 `test/` cards with indices of about 30 px, 100 at 45 px.
 LARGE_INDEX = 40.0
+SMALLEST_SIDE = 200  # px: no frame is read smaller than this on its short side
 # Two factors within this ratio of each other read a frame about alike: the preview's reading
 # is kept where the factor it measures lies so near its own, and no size so near one read
 # already is looked at again (``second_look.py``).
 ALIKE = 1.25
 
 
-def smaller_factor(sizes: Sequence[float]) -> float | None:
-    """For a frame no larger than the locator learnt, read as it came: the factor to read it
-    again at, smaller, where ``sizes`` (the short sides of the indices read in it as cards, in
-    its pixels) measure more than LARGE_INDEX px at the median: the factor that brings them to
-    TARGET_INDEX. None otherwise."""
+def smaller_factor(sizes: Sequence[float], frame_size: tuple[int, int]) -> float | None:
+    """For a frame of ``frame_size`` (width, height), no larger than the locator learnt, read as
+    it came: the factor to read it again at, smaller, where ``sizes`` (the short sides of the
+    indices read in it as cards, in its pixels) measure more than LARGE_INDEX px at the median:
+    the factor that brings them to TARGET_INDEX, unless that leaves the frame's short side
+    under SMALLEST_SIDE px. None otherwise."""
     if not sizes:
         return None
     median = float(np.median(np.asarray(sizes, np.float64)))
-    return TARGET_INDEX / median if median > LARGE_INDEX else None
+    factor = TARGET_INDEX / median
+    if median <= LARGE_INDEX or factor * min(frame_size) < SMALLEST_SIDE:
+        return None
+    return factor
 
 
 def alike(factor: float, other: float) -> bool:

@@ -497,7 +497,8 @@ class Recogniser:
         if not reading.cards or reading.scale != 1.0 or not self._rescale:
             return reading
         c = self.contract
-        factor = smaller_factor(sure_index_sizes(reading.indices, c.not_an_index, SIZES_SURE))
+        sizes = sure_index_sizes(reading.indices, c.not_an_index, SIZES_SURE)
+        factor = smaller_factor(sizes, (frame.shape[1], frame.shape[0]))
         if factor is None:
             return reading
         again = self._read_scaled(scaled_frame(frame, factor), expected, melds, factor)

@@ -22,12 +22,11 @@ import math
 from collections.abc import Iterable, Sequence
 
 from scanner.vision.cards import CardReading
-from scanner.vision.large_frame import alike
+from scanner.vision.large_frame import SMALLEST_SIDE, alike
 
 SECOND_LOOK_SCALES = (1.6, 2.0)  # a small frame's, tried in turn, the first that reads a card kept
 LARGE_FRAME_SCALES = (0.5, 0.33)  # a large frame's, likewise
 SMALL_FRAME = 1_000_000  # pixels: a frame this large or larger is looked at again smaller
-SMALLEST_SIDE = 200  # px: no frame is looked at again smaller than this on its short side
 
 
 def second_look_factors(
