@@ -3,7 +3,6 @@
 real photo scaled up read through the shipped models."""
 
 import math
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import cv2
@@ -28,6 +27,7 @@ from scanner.vision.large_frame import (
 )
 from scanner.vision.recogniser import Recogniser
 from scanner.vision.second_look import second_look_factors
+from tests.test_vision_second_look import _inside, _labelled_cards
 
 CAMERA_MODULE_3 = (4608, 2592)
 HQ_CAMERA = (4056, 3040)
@@ -160,16 +160,6 @@ def test_a_phone_photo_of_two_cards_close_up_is_never_read_in_full(recogniser, m
     assert reading.scale < preview_factor((large.shape[1], large.shape[0]))
 
 
-def _labelled_ranks(label: Path) -> dict[str, tuple[float, ...]]:
-    boxes = {}
-    for thing in ET.parse(label).getroot().iter("object"):
-        box = thing.find("bndbox")
-        boxes[thing.find("name").text] = tuple(
-            float(box.find(k).text) for k in ("xmin", "ymin", "xmax", "ymax")
-        )
-    return boxes
-
-
 def test_a_photo_whose_read_indices_are_large_is_read_smaller_where_that_reads_more(
     recogniser, monkeypatch
 ):
@@ -183,12 +173,10 @@ def test_a_photo_whose_read_indices_are_large_is_read_smaller_where_that_reads_m
     assert reading.scale < 1.0
     boxes = {
         rank: tuple(3 * v for v in box)
-        for rank, box in _labelled_ranks(SECOND_LOOK / "IMG_2640.xml").items()
+        for rank, box in _labelled_cards(SECOND_LOOK / "IMG_2640.xml")
     }
-    for card, rank in ((c, {"KR": "king", "AR": "ace"}[c.code]) for c in reading.cards):
-        x0, y0, x1, y1 = card.index_box
-        left, top, right, bottom = boxes[rank]
-        assert left <= (x0 + x1) / 2 <= right and top <= (y0 + y1) / 2 <= bottom
+    by_code = {c.code: c for c in reading.cards}
+    assert _inside(by_code["KR"], boxes["king"]) and _inside(by_code["AR"], boxes["ace"])
 
     monkeypatch.setattr(recogniser_module, "smaller_factor", lambda sizes, size: None)
     assert [c.code for c in recogniser.read(large).cards] == ["AR"]

@@ -481,11 +481,11 @@ class Recogniser:
             return reading  # cards read, or read scaled up for small indices already
         timing = reading.timing_ms
         for factor in second_look_factors((width, height), self.contract.scale_up_pixels, looked):
-            again = self._read_scaled(scaled_frame(frame, factor), deck, melds, factor)
+            again = self._read_at(frame, deck, melds, factor)
             timing = _summed(timing, again.timing_ms)
             cards = standing(again.cards)
             if cards:
-                return self._read_back(again, cards, factor, timing)
+                return replace(again, cards=cards, timing_ms=timing)
         return replace(reading, timing_ms=timing)
 
     def _read_large_indices(self, frame: np.ndarray, expected: str | None, melds: bool) -> Reading:
@@ -496,16 +496,12 @@ class Recogniser:
         reading = self._read_scaled(frame, expected, melds, 1.0)
         if not reading.cards or reading.scale != 1.0 or not self._rescale:
             return reading
-        c = self.contract
-        sizes = sure_index_sizes(reading.indices, c.not_an_index, SIZES_SURE)
-        factor = smaller_factor(sizes, (frame.shape[1], frame.shape[0]))
+        factor = smaller_factor(self._sure_sizes(reading), (frame.shape[1], frame.shape[0]))
         if factor is None:
             return reading
-        again = self._read_scaled(scaled_frame(frame, factor), expected, melds, factor)
-        timing = _summed(reading.timing_ms, again.timing_ms)
-        if len(standing(again.cards)) > len(standing(reading.cards)):
-            return self._read_back(again, again.cards, factor, timing)
-        return replace(reading, timing_ms=timing)
+        again = self._read_at(frame, expected, melds, factor)
+        kept = again if len(standing(again.cards)) > len(standing(reading.cards)) else reading
+        return replace(kept, timing_ms=_summed(reading.timing_ms, again.timing_ms))
 
     def _read_large(
         self, frame: np.ndarray, expected: str | None, melds: bool, preview: float
@@ -514,22 +510,40 @@ class Recogniser:
         ``preview`` (and not scaled up again), then, where the indices read there call for
         another size, the frame at that size (``large_frame.py``); in the frame's own pixels,
         with the time of both readings, and the factors read at."""
-        first = self._read_scaled(
-            scaled_frame(frame, preview), expected, melds, preview, rescale=False
-        )
-        first = self._read_back(first, first.cards, preview, first.timing_ms)
-        c = self.contract
-        factor = factor_from_preview(
-            sure_index_sizes(first.indices, c.not_an_index, SIZES_SURE), preview
-        )
+        first = self._read_at(frame, expected, melds, preview, rescale=False)
+        factor = factor_from_preview(self._sure_sizes(first), preview)
         if factor == preview:
             return first, [preview]
+        again = self._read_at(frame, expected, melds, factor)
+        kept = first if first.cards and not again.cards else again  # the preview's, if only it read
+        return replace(kept, timing_ms=_summed(first.timing_ms, again.timing_ms)), [preview, factor]
+
+    def _read_at(
+        self,
+        frame: np.ndarray,
+        expected: str | None,
+        melds: bool,
+        factor: float,
+        rescale: bool = True,
+    ) -> Reading:
+        """:meth:`_read_scaled` of ``frame`` scaled by ``factor``, in the frame's own pixels."""
         scaled = frame if factor == 1.0 else scaled_frame(frame, factor)
-        again = self._read_scaled(scaled, expected, melds, factor)
-        timing = _summed(first.timing_ms, again.timing_ms)
-        if not again.cards and first.cards:  # the preview read cards the other size lost
-            return replace(first, timing_ms=timing), [preview, factor]
-        return self._read_back(again, again.cards, factor, timing), [preview, factor]
+        reading = self._read_scaled(scaled, expected, melds, factor, rescale)
+        if factor == 1.0:
+            return reading
+        return self._reading(
+            scaled_back(reading.cards, factor),
+            reading.timing_ms,
+            reading.deck,
+            reading.scale * factor,
+            indices_scaled_back(reading.indices, factor),
+        )
+
+    def _sure_sizes(self, reading: Reading) -> list[float]:
+        """The short sides of the indices ``reading`` read as cards at least SIZES_SURE sure, in
+        the frame's own pixels: what the scale a frame is read at is judged by."""
+        c = self.contract
+        return sure_index_sizes(reading.indices, c.not_an_index, SIZES_SURE)
 
     def _read_scaled(
         self,
@@ -592,19 +606,6 @@ class Recogniser:
             factor,
         )
         return self._reading(cards, timing, deck, factor, indices)
-
-    def _read_back(
-        self, reading: Reading, cards: Sequence[CardReading], factor: float, timing: dict
-    ) -> Reading:
-        """``reading`` of the frame scaled by ``factor``, holding only ``cards``, in the frame's
-        own pixels, with the time of every reading of the frame (``timing``)."""
-        return self._reading(
-            scaled_back(cards, factor),
-            timing,
-            reading.deck,
-            reading.scale * factor,
-            indices_scaled_back(reading.indices, factor),
-        )
 
     def _reading(
         self,
