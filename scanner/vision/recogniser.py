@@ -852,14 +852,14 @@ class Recogniser:
         readings = [
             reading
             for mark, reading in zip(marks, readings, strict=True)
-            if mark.score > threshold or counts(reading.code, reading.confidence, none)
+            if mark.score > threshold or counts(mark, reading.code, reading.confidence, none)
         ]
         if faint:  # read once: turning every faint mark would cost more than it finds
             codes, confidence, rows = self._read(frame, faint, deck)
             readings += [
                 IndexReading(candidate, codes[n], confidence[n], probabilities=rows[n])
                 for n, candidate in enumerate(faint)
-                if counts(codes[n], confidence[n], none)
+                if counts(candidate, codes[n], confidence[n], none)
             ]
         return readings, deck
 
