@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
+import scanner.vision.faint as faint_module
 import scanner.vision.recogniser as recogniser_module
 from scanner.vision.contract import Contract
 from scanner.vision.decode import IndexCandidate
-import scanner.vision.faint as faint_module
 from scanner.vision.faint import (
     FAINT_LARGE_HEAT,
     FAINT_LARGE_PX,
@@ -29,7 +29,7 @@ FRAME = (1280, 960)
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "vision" / "faint"
 
 
-def mark(x: float, y: float, side: float, heat: float = 0.15) -> IndexCandidate:
+def mark(x: float, y: float, side: float, heat: float = 0.2) -> IndexCandidate:
     """A faint mark of an index ``side`` px across (its short side), turned a little."""
     return IndexCandidate(x, y, heat, 10.0, side * 1.6, side, x + 20.0, y + 30.0, 60.0, 84.0)
 
@@ -51,12 +51,6 @@ def test_a_faint_mark_further_in_than_its_size_allows_is_read_once(side):
     assert not read_in_full(mark(640, FRAME[1] - inside, side), FRAME)
     assert read_in_full(mark(NEAR_EDGE * side - 0.5, 480, side), FRAME)
     assert not read_in_full(mark(640, 480, side), FRAME)
-
-
-def test_a_large_faint_mark_is_read_in_full_anywhere_unless_it_is_fainter_still():
-    assert read_in_full(mark(640, 480, FAINT_LARGE_PX, heat=FAINT_LARGE_HEAT), FRAME)
-    assert not read_in_full(mark(640, 480, FAINT_LARGE_PX - 0.5, heat=0.29), FRAME)
-    assert not read_in_full(mark(640, 480, 30.0, heat=FAINT_LARGE_HEAT - 0.01), FRAME)
 
 
 def test_a_small_faint_mark_counts_only_as_a_card_read_surely():
@@ -127,22 +121,22 @@ def _under(card, indices) -> set[str]:
 
 def test_a_large_faint_mark_counts_where_it_is_read_fairly_surely(monkeypatch):
     """The bottom right of a busy rendered scene (``fixtures/vision/faint/cut.py``): three
-    Jesters of the special deck in plain view, two of them marked only faintly. The one whose
-    word measures 11 px across (heat 0.27) is read in full and found, and every card read lies
-    on an index of its own code; read as the small faint mark beside it is (7.8 px, heat
-    0.23; missed either way), it is missed too and nothing else changes."""
-    name = "faint-7777-36.jpg"
+    jokers of the special deck in plain view, one of them marked only faintly (heat 0.20, its
+    word 13 px across) and read less than FAINT_SURE sure. Counted as a large faint mark it
+    is found, and every card read lies on an index of its own code; counted as a small one,
+    it is missed and nothing else changes."""
+    name = "faint-6161-31.jpg"
     indices = json.loads((FIXTURE / "expected.json").read_text())[name]
     frame = cv2.imread(str(FIXTURE / name))[:, :, ::-1].copy()
     recogniser = Recogniser.load(threads=1)
-    jesters = [i for i in indices if i["code"] == "JESTER" and i["visible"]]
-    assert len(jesters) == 3
+    jokers = [i for i in indices if i["code"] == "JOKER" and i["visible"]]
+    assert len(jokers) == 3
 
     cards = recogniser.read(frame).cards
-    assert [_on(card, jesters) for card in cards].count("JESTER") == 2
+    assert [_on(card, jokers) for card in cards].count("JOKER") == 3
     assert all(card.code in _under(card, indices) for card in cards)
 
     monkeypatch.setattr(faint_module, "large", lambda candidate: False)
     small = recogniser.read(frame).cards
-    assert [_on(card, jesters) for card in small].count("JESTER") == 1
+    assert [_on(card, jokers) for card in small].count("JOKER") == 2
     assert len(small) == len(cards) - 1
