@@ -73,15 +73,16 @@ def test_a_large_faint_mark_counts_from_a_lower_confidence_unless_it_is_fainter_
     assert counts(fainter, "JOKER", FAINT_SURE, none)
 
 
-def _on(card, indices) -> str | None:
-    """The code of the labelled index the card's index box lies on."""
+def _holds(index, card) -> bool:
+    """Whether the labelled ``index``'s quad holds the centre of the card's index box."""
     x0, y0, x1, y1 = card.index_box
     centre = ((x0 + x1) / 2, (y0 + y1) / 2)
-    for index in indices:
-        quad = np.asarray(index["quad"], np.float32)
-        if cv2.pointPolygonTest(quad, centre, False) >= 0:
-            return index["code"]
-    return None
+    return cv2.pointPolygonTest(np.asarray(index["quad"], np.float32), centre, False) >= 0
+
+
+def _on(card, indices) -> str | None:
+    """The code of the (first) labelled index the card's index box lies on."""
+    return next((index["code"] for index in indices if _holds(index, card)), None)
 
 
 def test_a_card_against_the_frames_edge_is_read_where_its_mark_is_faint(monkeypatch):
@@ -108,15 +109,9 @@ def test_a_card_against_the_frames_edge_is_read_where_its_mark_is_faint(monkeypa
 
 
 def _under(card, indices) -> set[str]:
-    """The codes of the labelled indices the card's index box lies on (a fan's indices
+    """The codes of every labelled index the card's index box lies on (a fan's indices
     overlap, hidden ones too)."""
-    x0, y0, x1, y1 = card.index_box
-    centre = ((x0 + x1) / 2, (y0 + y1) / 2)
-    return {
-        index["code"]
-        for index in indices
-        if cv2.pointPolygonTest(np.asarray(index["quad"], np.float32), centre, False) >= 0
-    }
+    return {index["code"] for index in indices if _holds(index, card)}
 
 
 def test_a_large_faint_mark_counts_where_it_is_read_fairly_surely(monkeypatch):

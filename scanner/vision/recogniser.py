@@ -542,8 +542,7 @@ class Recogniser:
     def _sure_sizes(self, reading: Reading) -> list[float]:
         """The short sides of the indices ``reading`` read as cards at least SIZES_SURE sure, in
         the frame's own pixels: what the scale a frame is read at is judged by."""
-        c = self.contract
-        return sure_index_sizes(reading.indices, c.not_an_index, SIZES_SURE)
+        return sure_index_sizes(reading.indices, self.contract.not_an_index, SIZES_SURE)
 
     def _read_scaled(
         self,
