@@ -608,6 +608,28 @@ def test_a_word_index_marked_twice_along_its_length_counts_once_but_ranks_side_b
     assert len(merged([reading(word, "JK", 0.97), reading(far, "JK", 0.86)])) == 2
 
 
+def test_a_faint_mark_beside_a_clear_index_of_its_code_counts_once_but_a_clear_one_stays():
+    # On a tight fan of one rank the locator's heat rises a little beside a clear index: a
+    # faint mark 0.7 of the index's width along its reading direction, read as the same code.
+    clear = index_of((300, 200), 20, "top-left", score=0.8, index=(20.0, 14.0))
+    u = np.array([math.cos(math.radians(20)), math.sin(math.radians(20))])
+
+    def beside(width_share, score):
+        step = width_share * clear.index_w
+        return replace(clear, x=clear.x + step * u[0], y=clear.y + step * u[1], score=score)
+
+    (card,) = merged([reading(clear, "7B", 0.97), reading(beside(0.7, 0.2), "7B", 0.95)])
+    assert (card.confidence, card.index_box) == (0.97, clear.index_box())
+    # a mark as clear as its neighbour is a card of that rank beneath it, read as another code
+    # it is another card, and further than 0.9 of a width along it lies past the index
+    assert len(merged([reading(clear, "7B", 0.97), reading(beside(0.7, 0.6), "7B", 0.95)])) == 2
+    assert len(merged([reading(clear, "7B", 0.97), reading(beside(0.7, 0.2), "7R", 0.95)])) == 2
+    assert len(merged([reading(clear, "7B", 0.97), reading(beside(1.0, 0.2), "7B", 0.95)])) == 2
+    # the heat that counts is the mark's own against its neighbour's: a faint pair stays two
+    faint = replace(clear, score=0.3)
+    assert len(merged([reading(faint, "7B", 0.97), reading(beside(0.7, 0.2), "7B", 0.95)])) == 2
+
+
 def test_unknown_crops_are_dropped_and_unsure_ones_flagged():
     cards = merged(
         [
