@@ -365,7 +365,11 @@ def test_a_faint_mark_between_two_cards_of_a_tight_fan_is_a_second_mark_not_a_ca
     assert sorted(card.index_box for card in cards(readings)) == sorted(
         r.index.index_box() for r in fan
     )
-    assert len(merged(readings)) == 4  # without the locator's threshold every mark counts
+    # a faint mark a whole width from either neighbour is taken so only where the locator's
+    # threshold says it is faint (nearer, its heat against its neighbour's says so too)
+    midway = [*fan, reading(fan_card(1.52, score=0.2), "7R", 0.94)]
+    assert len(cards(midway)) == 3
+    assert len(merged(midway)) == 4
     # as clear a mark there is the locator's own: a card
     clear = reading(fan_card(1.36, score=0.5), "7R", 0.94)
     assert len(cards([*fan, clear])) == 4
