@@ -278,11 +278,11 @@ def _firsts(marks: Sequence[IndexCandidate], codes: Sequence[str] | None = None)
     count = len(marks)
     rows = _rows(marks)
     code_of = None if codes is None else np.array(codes, dtype=object)
-    heat = np.array([mark.score for mark in marks], np.float64)
+    heat = None if codes is None else np.array([mark.score for mark in marks], np.float64)
     earlier: list[list[int]] = []
     for first in range(0, count, ROWS_AT_ONCE):
         mine = slice(first, min(count, first + ROWS_AT_ONCE))  # [mark, earlier mark]
-        if code_of is None:
+        if code_of is None or heat is None:
             on = _on_earlier(rows[mine], rows)
         else:
             on = _on_earlier(rows[mine], rows, code_of[mine], code_of, heat[mine], heat)
