@@ -315,6 +315,24 @@ def test_a_card_read_at_both_corners_in_one_code_is_placed_by_its_fan_s_index():
     assert card.index_box == bottom.index_box()
 
 
+def test_a_corner_pairs_with_the_surely_read_of_two_marks_that_fit_it_alike():
+    # One corner's index marked twice: a mark read 0.99 sure on it and one read 0.3 sure
+    # three quarters of its width beside it, the card predicted from each alike; the far corner
+    # fits the unsure one a little better, and pairing by fit alone counted the card twice
+    # with no check (a joker of a busy validation scene).
+    top = index_of((300, 200), 30, "top-left")
+    bottom = index_of((300, 200), 30, "bottom-right")
+    u = np.array([math.cos(math.radians(30)), math.sin(math.radians(30))])
+    dx, dy = 0.75 * top.index_w * u
+    beside = replace(
+        top, x=top.x + dx, y=top.y + dy, card_x=top.card_x + dx, card_y=top.card_y + dy
+    )
+    readings = [reading(top, "KR", 0.99), reading(beside, "KR", 0.3), reading(bottom, "KR", 0.98)]
+    card, unsure = merged(readings)
+    assert (card.confidence, card.corners, card.check) == (0.99, 2, False)
+    assert (unsure.confidence, unsure.corners, unsure.check) == (0.3, 1, True)
+
+
 def test_a_card_is_not_placed_by_a_corner_the_frame_edge_cuts():
     # a loose card at the frame's right edge: its surer corner's index runs off the frame, so
     # the card is reported at the corner that lies whole in it
