@@ -286,11 +286,11 @@ def _firsts(marks: Sequence[IndexCandidate], codes: Sequence[str] | None = None)
     count = len(marks)
     rows = _rows(marks)
     code_of = None if codes is None else np.array(codes, dtype=object)
-    heat = None if codes is None else np.array([mark.score for mark in marks], np.float64)
+    heat = np.array([mark.score for mark in marks], np.float64)
     earlier: list[list[int]] = []
     for first in range(0, count, ROWS_AT_ONCE):
         mine = slice(first, min(count, first + ROWS_AT_ONCE))  # [mark, earlier mark]
-        if code_of is None or heat is None:
+        if code_of is None:
             on = _on_earlier(rows[mine], rows)
         else:
             on = _on_earlier(rows[mine], rows, code_of[mine], code_of, heat[mine], heat)
@@ -306,7 +306,8 @@ def repeats_any(
     mark: IndexCandidate, code: str, marks: Sequence[IndexCandidate], codes: Sequence[str]
 ) -> bool:
     """Whether ``mark``, read as ``code``, lies on the index of one of ``marks`` (read as
-    ``codes``) as ``_firsts`` judges a later mark against an earlier one."""
+    ``codes``) as ``_firsts`` judges a later mark against an earlier one, their heat aside: a
+    place a fan's step points to (``gaps.py``) was never marked, so it has none."""
     if not marks:
         return False
     on = _on_earlier(
