@@ -1,20 +1,26 @@
 """A fan's unread cards: where they should lie (scanner/vision/gaps.py), on hand-made marks,
 and the recogniser reading a rendered fan whose card the locator lost."""
 
+import json
 import math
+from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from scanner.vision.cards import IndexReading
 from scanner.vision.decode import IndexCandidate
-from scanner.vision.gaps import clear_of, fan_gaps, read_already
+from scanner.vision.gaps import clear_of, fan_gaps, fan_strays, read_already
 from scanner.vision.grouping import group_cards
 from scanner.vision.images import read_image
 from scanner.vision.recogniser import Recogniser, default_model_dir
 from tests.test_vision_fixtures import EXPECTED, FIXTURES
 from tests.test_vision_grouping import fan as hand_fan
 from tests.test_vision_melds import plainly, probabilities
+
+OUTSIDE = FIXTURES / "outside"
+OUTSIDE_EXPECTED = json.loads((OUTSIDE / "expected.json").read_text(encoding="utf-8"))
 
 STEP = 18.0  # px between a fan's indices: an index is 8 px wide
 
@@ -148,6 +154,64 @@ def test_indices_closer_than_their_width_are_one_index_and_a_step_that_short_no_
     assert fan_gaps(narrow, narrow) == []
 
 
+def unread(x: float, y: float, angle: float = 0.0, height: float = 8.0) -> IndexCandidate:
+    """A mark of an index centred at (x, y), measured ``height`` tall, read "not an index"."""
+    theta = math.radians(angle)
+    u = np.array([math.cos(theta), math.sin(theta)])
+    v = np.array([-math.sin(theta), math.cos(theta)])
+    corner_at = np.array([x, y]) - 4.0 * u - height / 2 * v
+    return replace(mark(*corner_at, angle, height), score=0.4)
+
+
+def test_a_mark_read_as_no_index_on_a_fan_s_line_is_looked_at_as_the_fan_s_indices_are():
+    read = sideways([1, 2, 3])
+    # marked on the rank alone, half as tall as its neighbours' indices, and turned 30°
+    stray = unread(100.0 + 4.0, 104.0, angle=30.0)
+    (place,) = fan_strays(read, [stray], read)
+    (expected,) = sideways([0])
+    assert (place.x, place.y) == pytest.approx((stray.x, expected.y))
+    assert place.angle == pytest.approx(0.0)
+    assert (place.index_h, place.index_w) == (16.0, 8.0)
+    assert (place.card_x, place.card_y) == pytest.approx((expected.card_x, expected.card_y))
+    assert place.score == 0.0
+
+
+@pytest.mark.parametrize("angle", [0.0, 37.0, 180.0, 290.0])
+def test_a_stray_between_or_a_step_past_a_fan_s_cards_is_looked_at_whichever_way_it_lies(angle):
+    read = sideways([0, 1, 3], angle)
+    for n in (2, 4, -1):
+        (on_line,) = sideways([n], angle)
+        stray = unread(on_line.x, on_line.y, angle + 20.0)
+        (place,) = fan_strays(read, [stray], read)
+        assert (place.x, place.y) == pytest.approx((on_line.x, on_line.y))
+        assert place.angle == pytest.approx(angle % 360.0)
+
+
+def test_marks_off_a_fan_s_line_far_past_its_ends_turned_away_or_on_a_read_card_are_not():
+    read = sideways([0, 1, 2])
+    (past,) = sideways([2 + 1.5 + 0.2])
+    (end,) = sideways([2 + 1.5 - 0.2])
+    assert fan_strays(read, [unread(past.x, past.y)], read) == []
+    assert len(fan_strays(read, [unread(end.x, end.y)], read)) == 1
+    (after,) = sideways([3])
+    assert fan_strays(read, [unread(after.x, after.y + 0.6 * 16.0)], read) == []
+    assert len(fan_strays(read, [unread(after.x, after.y - 0.4 * 16.0)], read)) == 1
+    # a top card's far corner reads upside down against its fan
+    assert fan_strays(read, [unread(after.x, after.y, 180.0)], read) == []
+    assert fan_strays(read, [unread(after.x, after.y, 50.0)], read) == []
+    assert len(fan_strays(read, [unread(after.x, after.y, 40.0)], read)) == 1
+    # a second mark on a card read already
+    (beside,) = sideways([1])
+    assert fan_strays(read, [unread(beside.x + 2.0, beside.y)], read) == []
+
+
+def test_a_lone_card_has_no_line_to_look_along():
+    (card,) = sideways([0])
+    (stray,) = sideways([1])
+    assert fan_strays([card], [unread(stray.x, stray.y)], [card]) == []
+    assert fan_strays(sideways([0, 1]), [], sideways([0, 1])) == []
+
+
 # -- the recogniser, on a rendered fan -------------------------------------------------------
 
 needs_models = pytest.mark.skipif(
@@ -205,3 +269,20 @@ def test_a_card_read_unsurely_in_a_gap_is_weighed_with_its_meld_and_asks_for_a_c
     assert card.code == "6B" and card.confidence >= 0.5 and card.check
     other = IndexReading(place, "9B", 0.3, probabilities=probabilities(**{"9B": 0.3}))
     assert recogniser._as_meld_reads(fan, other, "standard").confidence < 0.5
+
+
+@needs_models
+def test_a_fan_s_card_marked_turned_and_short_is_read_as_its_fan_s_cards_are(monkeypatch):
+    # drawn outside the renderer: each 7's suit sign lies far below it, and the locator marks
+    # the first card's bare 7 alone, 30° off, where the crop reads as no index at all
+    name = "frame-53-8.jpg"
+    frame = read_image(OUTSIDE / name)
+    truth = Counter(OUTSIDE_EXPECTED[name]["cards"])
+    recogniser = Recogniser.load()
+    read = Counter(card.code for card in recogniser.read(frame).cards)
+    assert not read - truth  # nothing read as a card it is not
+    assert read["7B"] >= 1
+
+    monkeypatch.setattr("scanner.vision.recogniser.fan_strays", lambda fan, unread, read: [])
+    read = Counter(card.code for card in recogniser.read(frame).cards)
+    assert read["7B"] == 0 and not read - truth

@@ -6,7 +6,7 @@ import functools
 import hashlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from scanner.vision.decks import best_in_deck, check_deck, infer_deck
 from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
 from scanner.vision.faint import FAINT_HEAT, counts, read_in_full
-from scanner.vision.gaps import fan_gaps, read_already
+from scanner.vision.gaps import fan_gaps, fan_strays, read_already
 from scanner.vision.grouping import CardGroup
 from scanner.vision.large_frame import factor_from_preview, preview_factor, smaller_factor
 from scanner.vision.legibility import (
@@ -686,9 +686,11 @@ class Recogniser:
         melds: Sequence[CardGroup],
         deck: str | None,
     ) -> tuple[CardReading, ...]:
-        """``cards`` and the cards read between two of a meld's cards (``melds``, as the
-        meld reading grouped them) that lie two or three fan steps apart (``gaps.py``): read
-        there at least GAP_FLOOR sure, and at least GAP_SURE sure weighed with that meld.
+        """``cards`` and the cards read on a meld's line of indices where a mark was read "not
+        an index" (``fan_strays``), read as the meld's cards are, then those read between two
+        of a meld's cards (``melds``, as the meld reading grouped them) that lie two or three
+        fan steps apart (``gaps.py``): each read there at least GAP_FLOOR sure, and at least
+        GAP_SURE sure weighed with that meld.
 
         A mark there may have been read and then taken for another card's (a cascade's
         indices of one rank lie one below the other, as a joker's word down its corner does),
@@ -705,14 +707,48 @@ class Recogniser:
             [latest[card.index_box] for card in meld.cards if card.index_box in latest]
             for meld in melds
         ]
-        places, homes = [], []
-        for n, fan in enumerate(fans):
-            fan_marks = [marks[card.index_box] for card in fan if card.index_box in marks]
-            for place in fan_gaps(fan_marks, counted):
-                places.append(place)
-                homes.append(n)
+        fan_marks = [
+            [marks[card.index_box] for card in fan if card.index_box in marks] for fan in fans
+        ]
+        unread = [reading.index for reading in readings if reading.code == c.not_an_index]
+        added: list[CardReading] = []
+
+        def look(where: Callable[[int], list[IndexCandidate]]) -> None:
+            places, homes = [], []
+            for n in range(len(fans)):
+                found = where(n)
+                places += found
+                homes += [n] * len(found)
+            for home, index, card in self._read_places(
+                frame, places, homes, fans, counted, counted_codes, deck
+            ):
+                counted.append(index)
+                counted_codes.append(card.code)
+                fans[home].append(card)
+                fan_marks[home].append(index)
+                added.append(card)
+
+        # the strays first: a card found on a fan's line is a step its gaps are measured by
+        look(lambda n: fan_strays(fan_marks[n], unread, counted))
+        look(lambda n: fan_gaps(fan_marks[n], counted))
+        return (*cards, *added)
+
+    def _read_places(
+        self,
+        frame: np.ndarray,
+        places: Sequence[IndexCandidate],
+        homes: Sequence[int],
+        fans: Sequence[Sequence[CardReading]],
+        counted: Sequence[IndexCandidate],
+        counted_codes: Sequence[str],
+        deck: str,
+    ) -> list[tuple[int, IndexCandidate, CardReading]]:
+        """The cards read at ``places``, each as a card of the fan ``fans[homes[n]]``: read
+        there at least GAP_FLOOR sure, at least GAP_SURE sure weighed with that fan, and not one
+        of the cards read already (``counted``, read as ``counted_codes``)."""
         if not places:
-            return cards
+            return []
+        c = self.contract
         codes, confidence, rows = self._read(frame, places, deck)
         first = [
             IndexReading(place, code, sure, probabilities=row)
@@ -722,20 +758,20 @@ class Recogniser:
         again = self._refine(frame, first, deck)
         # each card read there weighed with its meld, as the meld reading weighs its cards
         weighed = [
-            (reading.index, self._as_meld_reads(fans[home], reading, deck))
+            (home, reading.index, self._as_meld_reads(fans[home], reading, deck))
             for reading, home in zip(again, homes, strict=True)
             if reading.code != c.not_an_index and reading.confidence >= GAP_FLOOR
         ]
         # moved by the refiner, a place may land on a card read already, or two on one card
-        found: list[tuple[IndexCandidate, CardReading]] = []
-        for index, card in sorted(weighed, key=lambda pair: -pair[1].confidence):
-            taken = counted + [other for other, _ in found]
-            taken_codes = counted_codes + [other.code for _, other in found]
+        found: list[tuple[int, IndexCandidate, CardReading]] = []
+        for home, index, card in sorted(weighed, key=lambda item: -item[2].confidence):
+            taken = [*counted, *(other for _, other, _ in found)]
+            taken_codes = [*counted_codes, *(other.code for _, _, other in found)]
             if card.confidence >= GAP_SURE and not read_already(
                 index, card.code, taken, taken_codes
             ):
-                found.append((index, card))
-        return (*cards, *(card for _, card in found))
+                found.append((home, index, card))
+        return found
 
     def _as_meld_reads(
         self, meld: Sequence[CardReading], reading: IndexReading, deck: str
