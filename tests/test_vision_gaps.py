@@ -136,6 +136,20 @@ def test_a_place_on_the_lower_half_of_a_joker_s_word_is_that_joker_but_a_rank_s_
     assert read_already(mark(101.0, 101.0), "4B", [*read, joker], codes)
 
 
+def test_a_place_on_the_other_corner_of_a_card_read_in_its_code_is_that_card():
+    # a fan's top card read at its far corner only, 180° from its fan
+    read = sideways([0, 1])
+    top = mark(100.0 + 2 * STEP + 60.0, 100.0 + 84.0, angle=180.0)
+    codes = ["4R", "4B", "JK"]
+    (place,) = sideways([2])  # its top-left index, on the fan's line
+    assert clear_of([place], [*read, top]) == [place]
+    assert read_already(place, "JK", [*read, top], codes)
+    assert not read_already(place, "4R", [*read, top], codes)
+    # a card of that code lying more than a card's width further is another card
+    (further,) = sideways([6])
+    assert not read_already(further, "JK", [*read, top], codes)
+
+
 def test_indices_closer_than_their_width_are_one_index_and_a_step_that_short_no_step():
     # an index read twice 3 px apart is one index: the gap is still two steps
     read = [*sideways([0, 1, 3, 4]), mark(103.0, 100.0)]

@@ -20,7 +20,7 @@ from scanner.vision.decks import best_in_deck, check_deck, infer_deck
 from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
 from scanner.vision.faint import FAINT_HEAT, counts, read_in_full
-from scanner.vision.gaps import fan_gaps, fan_strays, read_already
+from scanner.vision.gaps import STRAY_HEAT, fan_gaps, fan_strays, read_already
 from scanner.vision.grouping import CardGroup
 from scanner.vision.large_frame import factor_from_preview, preview_factor, smaller_factor
 from scanner.vision.legibility import (
@@ -559,7 +559,7 @@ class Recogniser:
         self._wider_below = self.contract.wider_below * scaled
         candidates = self._marks(frame)
         located = time.perf_counter()
-        readings, deck = self._read_indices(frame, candidates, expected)
+        readings, deck, passed_over = self._read_indices(frame, candidates, expected)
         classified = time.perf_counter()
         locate_s, classify_s = located - started, classified - located
         factor = self._scale_for(frame, readings) if self._rescale and rescale else 1.0
@@ -568,7 +568,7 @@ class Recogniser:
             self._wider_below = self.contract.wider_below * scaled * factor
             candidates = self._marks(frame)
             located = time.perf_counter()
-            readings, deck = self._read_indices(frame, candidates, expected)
+            readings, deck, passed_over = self._read_indices(frame, candidates, expected)
             locate_s += located - classified
             classified = time.perf_counter()
             classify_s += classified - located
@@ -586,7 +586,7 @@ class Recogniser:
         )
         if melds:
             cards, melds_read = self._read_with_melds(readings, cards, deck, bounds)
-            cards = self._fill_gaps(frame, readings, cards, melds_read, deck)
+            cards = self._fill_gaps(frame, readings, passed_over, cards, melds_read, deck)
         cards = scaled_back(cards, factor)
         indices = indices_scaled_back(readings, factor)
         done = time.perf_counter()
@@ -682,12 +682,14 @@ class Recogniser:
         self,
         frame: np.ndarray,
         readings: Sequence[IndexReading],
+        faint: Sequence[IndexCandidate],
         cards: tuple[CardReading, ...],
         melds: Sequence[CardGroup],
         deck: str | None,
     ) -> tuple[CardReading, ...]:
         """``cards`` and the cards read on a meld's line of indices where a mark was read "not
-        an index" (``fan_strays``), read as the meld's cards are, then those read between two
+        an index" or a ``faint`` one as no card (``fan_strays``), read as the meld's cards are,
+        then those read between two
         of a meld's cards (``melds``, as the meld reading grouped them) that lie two or three
         fan steps apart (``gaps.py``): each read there at least GAP_FLOOR sure, and at least
         GAP_SURE sure weighed with that meld.
@@ -711,6 +713,7 @@ class Recogniser:
             [marks[card.index_box] for card in fan if card.index_box in marks] for fan in fans
         ]
         unread = [reading.index for reading in readings if reading.code == c.not_an_index]
+        unread += faint
         added: list[CardReading] = []
 
         def look(where: Callable[[int], list[IndexCandidate]]) -> None:
@@ -861,11 +864,12 @@ class Recogniser:
 
     def _read_indices(
         self, frame: np.ndarray, candidates: tuple[IndexCandidate, ...], expected: str | None
-    ) -> tuple[list[IndexReading], str | None]:
+    ) -> tuple[list[IndexReading], str | None, list[IndexCandidate]]:
         """Each candidate read, held to the deck most of the clear marks read (``expected``
-        weighing as three sure readings), and that deck. Faint marks (``faint.py``) are kept
-        only where a card is read surely; those near the frame's edge are first read as fully
-        as the clear ones."""
+        weighing as three sure readings), that deck, and the faint marks of at least STRAY_HEAT
+        that count as no card (a fan's line may hold them: ``fan_strays``). Faint marks
+        (``faint.py``) are kept only where a card is read surely; those near the frame's edge
+        are first read as fully as the clear ones."""
         threshold = self.contract.peak_threshold
         none = self.contract.not_an_index
         height, width = frame.shape[:2]
@@ -889,14 +893,17 @@ class Recogniser:
             for mark, reading in zip(marks, readings, strict=True)
             if mark.score > threshold or counts(mark, reading.code, reading.confidence, none)
         ]
+        passed_over = []
         if faint:  # read once: turning every faint mark would cost more than it finds
             codes, confidence, rows = self._read(frame, faint, deck)
-            readings += [
-                IndexReading(candidate, codes[n], confidence[n], probabilities=rows[n])
-                for n, candidate in enumerate(faint)
-                if counts(candidate, codes[n], confidence[n], none)
-            ]
-        return readings, deck
+            for n, candidate in enumerate(faint):
+                if counts(candidate, codes[n], confidence[n], none):
+                    readings.append(
+                        IndexReading(candidate, codes[n], confidence[n], probabilities=rows[n])
+                    )
+                elif candidate.score >= STRAY_HEAT:
+                    passed_over.append(candidate)
+        return readings, deck, passed_over
 
     def _with_suits_below(
         self,
