@@ -105,7 +105,8 @@ def _hq_table(index: int):
 
 def test_a_still_of_large_indices_is_read_right_smaller_and_not_as_it_came(recogniser, monkeypatch):
     """Scene 15: indices of about 60 px, larger than the locator learnt. Read smaller than its
-    preview, every card is found and read right; read as it came, two are not."""
+    preview, every card is found and read right; read as it came, not all are (one missed
+    since marks on a fan's line read as no index are read again as the fan's are, two before)."""
     scene = _hq_table(15)
     reading = recogniser.read(scene.image)
     assert reading.scale < preview_factor(HQ_CAMERA)
@@ -116,7 +117,7 @@ def test_a_still_of_large_indices_is_read_right_smaller_and_not_as_it_came(recog
     monkeypatch.setattr(recogniser_module, "smaller_factor", lambda sizes, size: None)
     as_it_came = recogniser.read(scene.image)
     assert as_it_came.scale == 1.0
-    assert len(score_scene(scene.labels, as_it_came.cards).errors) == 2
+    assert score_scene(scene.labels, as_it_came.cards).errors
 
 
 def test_a_still_whose_preview_measures_its_indices_well_is_read_at_the_preview(
