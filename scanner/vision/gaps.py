@@ -62,9 +62,10 @@ def fan_strays(
     unread: Sequence[IndexCandidate],
     read: Sequence[IndexCandidate],
 ) -> list[IndexCandidate]:
-    """Where the marks ``unread`` (read "not an index") that lie on ``fan``'s line of indices
-    would be read as the fan's cards are: moved across onto the line, turned the way the fan
-    reads and sized as its indices, none within CLEAR of an index in ``read``.
+    """Where the marks ``unread`` (read "not an index", or faint and read as no card) that lie
+    on ``fan``'s line of indices would be read as the fan's cards are: moved across onto the
+    line, turned the way the fan reads and sized as its indices, none within CLEAR of an index
+    in ``read``.
 
     The locator may mark a fan's card turned or sized unlike its neighbours (a bare rank whose
     suit sign lies far below it, marked alone and 30° off), and the crop cut so reads as no
