@@ -212,8 +212,8 @@ def test_marks_off_a_fan_s_line_far_past_its_ends_turned_away_or_on_a_read_card_
     assert len(fan_strays(read, [unread(after.x, after.y - 0.4 * 16.0)], read)) == 1
     # a top card's far corner reads upside down against its fan
     assert fan_strays(read, [unread(after.x, after.y, 180.0)], read) == []
-    assert fan_strays(read, [unread(after.x, after.y, 50.0)], read) == []
-    assert len(fan_strays(read, [unread(after.x, after.y, 40.0)], read)) == 1
+    assert fan_strays(read, [unread(after.x, after.y, 100.0)], read) == []
+    assert len(fan_strays(read, [unread(after.x, after.y, 80.0)], read)) == 1
     # a second mark on a card read already
     (beside,) = sideways([1])
     assert fan_strays(read, [unread(beside.x + 2.0, beside.y)], read) == []
