@@ -208,8 +208,8 @@ def test_marks_off_a_fan_s_line_far_past_its_ends_turned_away_or_on_a_read_card_
     assert fan_strays(read, [unread(past.x, past.y)], read) == []
     assert len(fan_strays(read, [unread(end.x, end.y)], read)) == 1
     (after,) = sideways([3])
-    assert fan_strays(read, [unread(after.x, after.y + 0.6 * 16.0)], read) == []
-    assert len(fan_strays(read, [unread(after.x, after.y - 0.4 * 16.0)], read)) == 1
+    assert fan_strays(read, [unread(after.x, after.y + 0.85 * 16.0)], read) == []
+    assert len(fan_strays(read, [unread(after.x, after.y - 0.65 * 16.0)], read)) == 1
     # a top card's far corner reads upside down against its fan
     assert fan_strays(read, [unread(after.x, after.y, 180.0)], read) == []
     assert fan_strays(read, [unread(after.x, after.y, 100.0)], read) == []
