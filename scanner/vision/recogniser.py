@@ -689,10 +689,9 @@ class Recogniser:
     ) -> tuple[CardReading, ...]:
         """``cards`` and the cards read on a meld's line of indices where a mark was read "not
         an index" or a ``faint`` one as no card (``fan_strays``), read as the meld's cards are,
-        then those read between two
-        of a meld's cards (``melds``, as the meld reading grouped them) that lie two or three
-        fan steps apart (``gaps.py``): each read there at least GAP_FLOOR sure, and at least
-        GAP_SURE sure weighed with that meld.
+        then those read between two of a meld's cards (``melds``, as the meld reading grouped
+        them) that lie two or three fan steps apart (``gaps.py``): each read there at least
+        GAP_FLOOR sure, and at least GAP_SURE sure weighed with that meld.
 
         A mark there may have been read and then taken for another card's (a cascade's
         indices of one rank lie one below the other, as a joker's word down its corner does),
