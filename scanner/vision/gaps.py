@@ -21,7 +21,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from scanner.vision.cards import WORD_CODES, opposite_corners, repeats_any, same_card
+from scanner.vision.cards import WORD_CODES, corner_pairs, repeats_any
 from scanner.vision.decode import IndexCandidate, angle_gap
 from scanner.vision.grouping import mean_angle
 
@@ -78,9 +78,7 @@ def fan_strays(
     marks = _same_way(fan)
     if len(marks) < 2 or not unread:
         return []
-    centres = np.array([(mark.x, mark.y) for mark in marks], np.float64)
-    middle = centres.mean(axis=0)
-    axis = np.linalg.svd(centres - middle, full_matrices=False)[2][0]
+    centres, middle, axis = _line(marks)
     normal = np.array([-axis[1], axis[0]])
     along = np.sort((centres - middle) @ axis)
     steps = np.diff(along)
@@ -141,7 +139,7 @@ def read_already(
     close, and what the gaps find most often (on the same sets, three such cards lost).
 
     Nor is a card that lies as the other corner of a card read already in its code
-    (``same_card``, ``opposite_corners``): a fan's top card read at its far corner and grouped
+    (``corner_pairs``): a fan's top card read at its far corner and grouped
     with the fan shows its top-left index on the fan's line, where a faint mark on it was read
     again as the fan's cards are, and the card counted twice (a joker, a JESTER: on the five
     busy validation sets two double counts fewer, one card more missed)."""
@@ -149,10 +147,8 @@ def read_already(
         return True
     if code in WORD_CODES and repeats_any(place, code, read, codes):
         return True
-    return any(
-        other_code == code and (same_card(place, other) or opposite_corners(place, other))
-        for other, other_code in zip(read, codes, strict=True)
-    )
+    alike = [other for other, other_code in zip(read, codes, strict=True) if other_code == code]
+    return bool(alike) and bool(corner_pairs([place, *alike])[0, 1:].any())
 
 
 def _extents(mark: IndexCandidate, directions: np.ndarray) -> np.ndarray:
@@ -230,14 +226,20 @@ def _same_way(fan: Sequence[IndexCandidate]) -> list[IndexCandidate]:
     return [mark for mark in fan if angle_gap(mark.angle, mean) <= FAN_TURN]
 
 
+def _line(marks: Sequence[IndexCandidate]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The centres of ``marks`` [n, 2], their mean, and the unit direction of the line they lie
+    on (their principal axis); at least two marks."""
+    centres = np.array([(mark.x, mark.y) for mark in marks], np.float64)
+    middle = centres.mean(axis=0)
+    return centres, middle, np.linalg.svd(centres - middle, full_matrices=False)[2][0]
+
+
 def _along(marks: list[IndexCandidate]) -> list[IndexCandidate]:
     """``marks`` in order along the line they lie on (their principal axis)."""
     if len(marks) < 2:
         return marks
-    centres = np.array([(mark.x, mark.y) for mark in marks], np.float64)
-    centred = centres - centres.mean(axis=0)
-    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
-    return [marks[k] for k in np.argsort(centred @ axis, kind="stable")]
+    centres, middle, axis = _line(marks)
+    return [marks[k] for k in np.argsort((centres - middle) @ axis, kind="stable")]
 
 
 def _between(
