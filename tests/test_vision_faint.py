@@ -135,3 +135,36 @@ def test_a_large_faint_mark_counts_where_it_is_read_fairly_surely(monkeypatch):
     small = recogniser.read(frame).cards
     assert [_on(card, jokers) for card in small].count("JOKER") == 2
     assert len(small) == len(cards) - 1
+
+
+def test_a_tight_fan_marked_faintly_is_walked_one_card_at_a_time(monkeypatch):
+    """The right of a busy rendered test scene (``fixtures/vision/faint/cut.py``): a tight fan
+    of Queens whose indices the locator marks only faintly (heat 0.2–0.3) and 90° off, each
+    read as no card as marked. Read as the fan's indices are (``fan_strays``), a card
+    found on its line reaches the next, one step further: the two top Queens are found so, and
+    every card read lies on an index of its own code. Looked for once, they are missed."""
+    name = "fan-424242-193.png"
+    indices = json.loads((FIXTURE / "expected.json").read_text())[name]
+    frame = cv2.imread(str(FIXTURE / name))[:, :, ::-1].copy()
+    recogniser = Recogniser.load(threads=1)
+    top = [i for i in indices if i["code"] == "QB" and np.mean(i["quad"], axis=0)[1] < 190]
+    assert len(top) == 2
+
+    cards = recogniser.read(frame).cards
+    assert [_on(card, top) for card in cards].count("QB") == 2
+    assert all(card.code in _under(card, indices) for card in cards)
+
+    real = recogniser_module.fan_strays
+    looked: set[int] = set()
+
+    def once(fan, unread, read):
+        """Each fan's strays looked for in the first round alone."""
+        if id(fan) in looked:
+            return []
+        looked.add(id(fan))
+        return real(fan, unread, read)
+
+    monkeypatch.setattr(recogniser_module, "fan_strays", once)
+    first = recogniser.read(frame).cards
+    assert [_on(card, top) for card in first].count("QB") == 0
+    assert len(first) == len(cards) - 2

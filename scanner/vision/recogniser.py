@@ -715,8 +715,9 @@ class Recogniser:
         unread += faint
         added: list[CardReading] = []
 
-        def look(where: Callable[[int], list[IndexCandidate]]) -> None:
-            places, homes = [], []
+        def look(where: Callable[[int], list[IndexCandidate]]) -> set[int]:
+            """Reads the places ``where`` gives each fan; the fans that gained a card."""
+            places, homes, grown = [], [], set()
             for n in range(len(fans)):
                 found = where(n)
                 places += found
@@ -729,9 +730,19 @@ class Recogniser:
                 fans[home].append(card)
                 fan_marks[home].append(index)
                 added.append(card)
+                grown.add(home)
+            return grown
 
-        # the strays first: a card found on a fan's line is a step its gaps are measured by
-        look(lambda n: fan_strays(fan_marks[n], unread, counted))
+        # The strays first: a card found on a fan's line is a step its gaps are measured by.
+        # A fan grown so reaches further along its line, so its strays are looked for again
+        # (a tight fan of Queens marked only faintly, 90° off, is walked one card at a time).
+        grown = set(range(len(fans)))
+        while grown:
+            grown = look(
+                lambda n, ahead=frozenset(grown): (
+                    fan_strays(fan_marks[n], unread, counted) if n in ahead else []
+                )
+            )
         look(lambda n: fan_gaps(fan_marks[n], counted))
         return (*cards, *added)
 
