@@ -139,19 +139,21 @@ def test_a_large_faint_mark_counts_where_it_is_read_fairly_surely(monkeypatch):
 
 def test_a_tight_fan_marked_faintly_is_walked_one_card_at_a_time(monkeypatch):
     """The right of a busy rendered test scene (``fixtures/vision/faint/cut.py``): a tight fan
-    of Queens whose indices the locator marks only faintly (heat 0.2–0.3) and 90° off, each
-    read as no card as marked. Read as the fan's indices are (``fan_strays``), a card
-    found on its line reaches the next, one step further: the two top Queens are found so, and
-    every card read lies on an index of its own code. Looked for once, they are missed."""
+    of seven Queens whose indices the locator marks only faintly (heat 0.1–0.3) and up to 90°
+    off, each read as no card as marked. Read as the fan's indices are (``fan_strays``), a card
+    found on its line reaches the next, one step further, and the fan's fainter marks with it:
+    every one of its Queens is found so, and every card read lies on an index of its own code.
+    Looked for once, the two top Queens are missed."""
     name = "fan-424242-193.png"
     indices = json.loads((FIXTURE / "expected.json").read_text())[name]
     frame = cv2.imread(str(FIXTURE / name))[:, :, ::-1].copy()
     recogniser = Recogniser.load(threads=1)
-    top = [i for i in indices if i["code"] == "QB" and np.mean(i["quad"], axis=0)[1] < 190]
-    assert len(top) == 2
+    fan = [i for i in indices if i["code"][0] == "Q" and np.mean(i["quad"], axis=0)[1] < 260]
+    top = [i for i in fan if np.mean(i["quad"], axis=0)[1] < 190]
+    assert len(fan) == 7 and len(top) == 2
 
     cards = recogniser.read(frame).cards
-    assert [_on(card, top) for card in cards].count("QB") == 2
+    assert sum(_on(card, fan) is not None for card in cards) == 7
     assert all(card.code in _under(card, indices) for card in cards)
 
     real = recogniser_module.fan_strays
@@ -167,4 +169,4 @@ def test_a_tight_fan_marked_faintly_is_walked_one_card_at_a_time(monkeypatch):
     monkeypatch.setattr(recogniser_module, "fan_strays", once)
     first = recogniser.read(frame).cards
     assert [_on(card, top) for card in first].count("QB") == 0
-    assert len(first) == len(cards) - 2
+    assert len(first) <= len(cards) - 2

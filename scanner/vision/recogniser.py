@@ -20,7 +20,7 @@ from scanner.vision.decks import best_in_deck, check_deck, infer_deck
 from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
 from scanner.vision.faint import FAINT_HEAT, counts, read_in_full
-from scanner.vision.gaps import STRAY_HEAT, fan_gaps, fan_strays, read_already
+from scanner.vision.gaps import STRAY_HEAT, WALK_HEAT, fan_gaps, fan_strays, read_already
 from scanner.vision.grouping import CardGroup
 from scanner.vision.large_frame import factor_from_preview, preview_factor, smaller_factor
 from scanner.vision.legibility import (
@@ -688,7 +688,9 @@ class Recogniser:
         deck: str | None,
     ) -> tuple[CardReading, ...]:
         """``cards`` and the cards read on a meld's line of indices where a mark was read "not
-        an index" or a ``faint`` one as no card (``fan_strays``), read as the meld's cards are,
+        an index" or a ``faint`` one as no card (``fan_strays``; faint marks of at least
+        STRAY_HEAT, and of at least WALK_HEAT along a fan that gained a card so), read as the
+        meld's cards are,
         then those read between two of a meld's cards (``melds``, as the meld reading grouped
         them) that lie two or three fan steps apart (``gaps.py``): each read there at least
         GAP_FLOOR sure, and at least GAP_SURE sure weighed with that meld.
@@ -712,7 +714,8 @@ class Recogniser:
             [marks[card.index_box] for card in fan if card.index_box in marks] for fan in fans
         ]
         unread = [reading.index for reading in readings if reading.code == c.not_an_index]
-        unread += faint
+        walk = unread + list(faint)
+        unread += [mark for mark in faint if mark.score >= STRAY_HEAT]
         added: list[CardReading] = []
 
         def look(where: Callable[[int], list[IndexCandidate]]) -> set[int]:
@@ -734,13 +737,14 @@ class Recogniser:
             return grown
 
         # The strays first: a card found on a fan's line is a step its gaps are measured by.
-        # A fan grown so reaches further along its line, so its strays are looked for again
-        # (a tight fan of Queens marked only faintly, 90° off, is walked one card at a time).
-        grown = set(range(len(fans)))
+        # A fan grown so reaches further along its line, so its strays are looked for again,
+        # its fainter marks too (a tight fan of Queens marked only faintly, 90° off, is walked
+        # one card at a time).
+        grown = look(lambda n: fan_strays(fan_marks[n], unread, counted))
         while grown:
             grown = look(
                 lambda n, ahead=frozenset(grown): (
-                    fan_strays(fan_marks[n], unread, counted) if n in ahead else []
+                    fan_strays(fan_marks[n], walk, counted) if n in ahead else []
                 )
             )
         look(lambda n: fan_gaps(fan_marks[n], counted))
@@ -876,7 +880,7 @@ class Recogniser:
         self, frame: np.ndarray, candidates: tuple[IndexCandidate, ...], expected: str | None
     ) -> tuple[list[IndexReading], str | None, list[IndexCandidate]]:
         """Each candidate read, held to the deck most of the clear marks read (``expected``
-        weighing as three sure readings), that deck, and the faint marks of at least STRAY_HEAT
+        weighing as three sure readings), that deck, and the faint marks of at least WALK_HEAT
         that count as no card (a fan's line may hold them: ``fan_strays``). Faint marks
         (``faint.py``) are kept only where a card is read surely; those near the frame's edge
         are first read as fully as the clear ones."""
@@ -911,7 +915,7 @@ class Recogniser:
                     readings.append(
                         IndexReading(candidate, codes[n], confidence[n], probabilities=rows[n])
                     )
-                elif candidate.score >= STRAY_HEAT:
+                elif candidate.score >= WALK_HEAT:
                     passed_over.append(candidate)
         return readings, deck, passed_over
 
