@@ -170,3 +170,26 @@ def test_a_tight_fan_marked_faintly_is_walked_one_card_at_a_time(monkeypatch):
     first = recogniser.read(frame).cards
     assert [_on(card, top) for card in first].count("QB") == 0
     assert len(first) <= len(cards) - 2
+
+
+def test_a_stray_is_read_where_it_lies_when_the_fan_s_line_runs_off_it(monkeypatch):
+    """The left of a busy rendered test scene (``fixtures/vision/faint/cut.py``): a fan of nine
+    Queens read as two melds, the middle three marked only faintly. The line through the read
+    indices of the upper meld runs a third of an index's width off the next one, where the
+    place on it reads "not an index"; read where its mark lies, turned and sized as the fan's
+    indices, it is the Queen, and the fan is walked on from it. Every Queen of the fan is read,
+    each on an index of its own code; read on the line alone, three are missed."""
+    name = "fan-424242-354.png"
+    indices = json.loads((FIXTURE / "expected.json").read_text())[name]
+    frame = cv2.imread(str(FIXTURE / name))[:, :, ::-1].copy()
+    recogniser = Recogniser.load(threads=1)
+    fan = [i for i in indices if i["code"][0] == "Q" and np.mean(i["quad"], axis=0)[1] > 150]
+    assert len(fan) == 9
+
+    cards = recogniser.read(frame).cards
+    assert sum(_on(card, fan) is not None for card in cards) == 9
+    assert all(card.code in _under(card, indices) for card in cards)
+
+    monkeypatch.setattr("scanner.vision.gaps.STRAY_OWN", 1e9)
+    on_line = recogniser.read(frame).cards
+    assert sum(_on(card, fan) is not None for card in on_line) == 6

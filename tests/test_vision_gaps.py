@@ -181,13 +181,17 @@ def test_a_mark_read_as_no_index_on_a_fan_s_line_is_looked_at_as_the_fan_s_indic
     read = sideways([1, 2, 3])
     # marked on the rank alone, half as tall as its neighbours' indices, and turned 30°
     stray = unread(100.0 + 4.0, 104.0, angle=30.0)
-    (place,) = fan_strays(read, [stray], read)
+    place, where_it_lies = fan_strays(read, [stray], read)
     (expected,) = sideways([0])
     assert (place.x, place.y) == pytest.approx((stray.x, expected.y))
-    assert place.angle == pytest.approx(0.0)
-    assert (place.index_h, place.index_w) == (16.0, 8.0)
+    # and where it lies, a line fitted through a few indices running a little off the next
+    assert (where_it_lies.x, where_it_lies.y) == (stray.x, stray.y)
+    for spot in (place, where_it_lies):
+        assert spot.angle == pytest.approx(0.0)
+        assert (spot.index_h, spot.index_w) == (16.0, 8.0)
+        assert spot.score == 0.0
     assert (place.card_x, place.card_y) == pytest.approx((expected.card_x, expected.card_y))
-    assert place.score == 0.0
+    assert where_it_lies.card_y - where_it_lies.y == pytest.approx(expected.card_y - expected.y)
 
 
 @pytest.mark.parametrize("angle", [0.0, 37.0, 180.0, 290.0])
@@ -209,7 +213,8 @@ def test_marks_off_a_fan_s_line_far_past_its_ends_turned_away_or_on_a_read_card_
     assert len(fan_strays(read, [unread(end.x, end.y)], read)) == 1
     (after,) = sideways([3])
     assert fan_strays(read, [unread(after.x, after.y + 0.85 * 16.0)], read) == []
-    assert len(fan_strays(read, [unread(after.x, after.y - 0.65 * 16.0)], read)) == 1
+    # on the line and where it lies
+    assert len(fan_strays(read, [unread(after.x, after.y - 0.65 * 16.0)], read)) == 2
     # a top card's far corner reads upside down against its fan
     assert fan_strays(read, [unread(after.x, after.y, 180.0)], read) == []
     assert fan_strays(read, [unread(after.x, after.y, 100.0)], read) == []
