@@ -49,7 +49,8 @@ STRAY_TURN = 90.0  # degrees
 STRAY_ACROSS = 0.75  # index heights
 STRAY_BEYOND = 1.5  # fan steps
 # A stray is read where it lies too, turned and sized as the fan's indices, where it lies more
-# than STRAY_OWN of their height off its place on the line (the surer card of the two kept): a
+# than STRAY_OWN of their height off its place on the line and less than CLEAR (so that the
+# surer card of the two counts, never both): a
 # line fitted through a few wobbling indices runs a third of an index's width off the next
 # one, and the place on it reads "not an index" where the mark itself reads the card. On the
 # five busy validation sets errors 947 → 935, scenes exact 327 → 329 of 500; on the busy test
@@ -112,7 +113,8 @@ def fan_strays(
         nearest = marks[int(np.argmin(np.hypot(*(centres - (mark.x, mark.y)).T)))]
         on_line = middle + at * axis
         spots = [on_line]
-        if math.dist(on_line, (mark.x, mark.y)) > STRAY_OWN * height:
+        # nearer than CLEAR, a card found at one of the two keeps the other from counting again
+        if STRAY_OWN * height < math.dist(on_line, (mark.x, mark.y)) < CLEAR * height:
             spots.append(np.array((mark.x, mark.y)))
         places += [
             replace(
