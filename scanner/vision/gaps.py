@@ -50,11 +50,12 @@ STRAY_ACROSS = 0.75  # index heights
 STRAY_BEYOND = 1.5  # fan steps
 # A stray is read where it lies too, turned and sized as the fan's indices, where it lies more
 # than STRAY_OWN of their height off its place on the line and less than CLEAR (so that the
-# surer card of the two counts, never both): a
-# line fitted through a few wobbling indices runs a third of an index's width off the next
-# one, and the place on it reads "not an index" where the mark itself reads the card. On the
-# five busy validation sets errors 947 → 935, scenes exact 327 → 329 of 500; on the busy test
-# split 791 → 778, exact 270 → 273 of 400 (from 0.15 of a height: 937 and 779).
+# surer card of the two counts, never both): a line fitted through a few wobbling indices runs
+# a third of an index's width off the next one, and the place on it reads "not an index" where
+# the mark itself reads the card. On the five busy validation sets errors 947 → 935, scenes
+# exact 327 → 329 of 500; on the busy test split 791 → 779, exact 270 → 273 of 400 (from 0.15
+# of a height, without the bound at CLEAR: 937 and 779; without the bound, one side's test
+# tables gained a phantom wild card).
 STRAY_OWN = 0.05  # index heights
 # Faint marks (under the locator's threshold) of at least STRAY_HEAT read as no card are looked
 # at so too: on the five busy validation sets errors 973 → 960 (missed 512 → 500), scenes exact
