@@ -6,7 +6,7 @@ import functools
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -718,10 +718,13 @@ class Recogniser:
         unread += [mark for mark in faint if mark.score >= STRAY_HEAT]
         added: list[CardReading] = []
 
-        def look(where: Callable[[int], list[IndexCandidate]]) -> set[int]:
-            """Reads the places ``where`` gives each fan; the fans that gained a card."""
+        def look(
+            where: Callable[[int], list[IndexCandidate]], among: Iterable[int] | None = None
+        ) -> set[int]:
+            """Reads the places ``where`` gives each fan (those numbered ``among``, or all);
+            the fans that gained a card."""
             places, homes, grown = [], [], set()
-            for n in range(len(fans)):
+            for n in range(len(fans)) if among is None else sorted(among):
                 found = where(n)
                 places += found
                 homes += [n] * len(found)
@@ -742,11 +745,7 @@ class Recogniser:
         # one card at a time).
         grown = look(lambda n: fan_strays(fan_marks[n], unread, counted))
         while grown:
-            grown = look(
-                lambda n, ahead=frozenset(grown): (
-                    fan_strays(fan_marks[n], walk, counted) if n in ahead else []
-                )
-            )
+            grown = look(lambda n: fan_strays(fan_marks[n], walk, counted), grown)
         look(lambda n: fan_gaps(fan_marks[n], counted))
         return (*cards, *added)
 
