@@ -124,6 +124,30 @@ def test_the_verifier_learns_from_a_locator_s_marks_and_exports(scenes, shipped,
     assert (work / "verifier-samples.npz").stat().st_mtime_ns == stamp
 
 
+def test_the_face_reader_learns_the_faces_of_cards_in_plain_view_and_exports(scenes, tmp_path):
+    from model.recogniser.faces import cut_face_samples
+
+    work, out = tmp_path / "work", tmp_path / "out"
+    args = stage_args(scenes, work, out)
+    assert train(["face", *args, "--face-steps", "4", "--batch", "2"]) == 0
+    samples = np.load(work / "face-samples.npz")
+    assert samples["faces"].shape[1:] == (spec.FACE_H, spec.FACE_W, 3)
+    assert len(samples["faces"]) == len(samples["labels"]) > 0
+    assert all(0 <= label < len(spec.CLASSES) for label in samples["labels"])
+    assert torch.load(work / "face.ckpt", weights_only=False)["step"] == 4
+    import onnxruntime
+
+    reader = onnxruntime.InferenceSession(str(out / "face.onnx"))
+    shape = (3, 3, spec.FACE_H, spec.FACE_W)
+    logits = reader.run(None, {"faces": np.zeros(shape, np.float32)})[0]
+    assert logits.shape == (3, len(spec.CLASSES))
+    # the same seed cuts the same faces
+    cut_face_samples(scenes, tmp_path / "again.npz", seed=7)
+    again = np.load(tmp_path / "again.npz")
+    assert np.array_equal(again["faces"], samples["faces"])
+    assert np.array_equal(again["labels"], samples["labels"])
+
+
 def test_the_wider_classifier_learns_from_its_own_crops_and_exports(scenes, shipped, tmp_path):
     from model.recogniser.dataset import cut_classifier_samples
 
@@ -193,7 +217,7 @@ def test_all_mines_with_the_first_round_s_locator_then_restarts_and_grows_it(sce
     args = stage_args(scenes, work, out)
     steps = ["--locator-steps", "3", "--locator-more", "2", "--classifier-steps", "2"]
     steps += ["--grow-steps", "2", "--verifier-steps", "0", "--refiner-steps", "0"]
-    steps += ["--wider-steps", "2", "--calibration-scenes", "0"]
+    steps += ["--wider-steps", "2", "--face-steps", "2", "--calibration-scenes", "0"]
     # (a 5-step locator marks nothing: nothing to learn from or to calibrate on)
     assert train(["all", *args, *steps, "--batch", "2"]) == 0
     assert torch.load(work / "locator.ckpt", weights_only=False)["step"] == 5
@@ -202,6 +226,9 @@ def test_all_mines_with_the_first_round_s_locator_then_restarts_and_grows_it(sce
     assert torch.load(work / "wider.ckpt", weights_only=False)["step"] == 2
     assert len(np.load(work / "wider-mined.npz")["classes"]) == 0
     assert (out / "wider.onnx").is_file()
+    # the face reader learns from the labels alone
+    assert torch.load(work / "face.ckpt", weights_only=False)["step"] == 2
+    assert (out / "face.onnx").is_file()
     mined_with = work / "located" / "locator.onnx"
     assert mined_with.read_bytes() != (work / "restarted" / "locator.onnx").read_bytes()
     # the shipped locator is the grown one: the restarted locator plus six convolutions
@@ -276,7 +303,7 @@ def test_training_is_reproducible_from_its_seed(scenes, tmp_path):
     assert losses[0] == losses[1]
 
 
-@pytest.mark.parametrize("stage", ["locator", "classifier", "verifier", "refiner", "wider"])
+@pytest.mark.parametrize("stage", ["locator", "classifier", "verifier", "refiner", "wider", "face"])
 def test_every_model_s_batches_drawn_by_workers_are_those_drawn_in_one_process(
     stage, scenes, shipped, tmp_path
 ):
@@ -424,6 +451,7 @@ def test_tune_goes_on_from_a_shipped_locator_and_ships_the_tuned_one(scenes, tmp
     args = stage_args(scenes, work, out)
     steps = ["--locator-steps", "2", "--locator-more", "--classifier-steps", "2", "--batch", "2"]
     nothing_else = ["--verifier-steps", "0", "--refiner-steps", "0", "--wider-steps", "0"]
+    nothing_else += ["--face-steps", "0"]
     assert train(["all", *args, *steps, *nothing_else]) == 0
     assert not (out / "wider.onnx").exists()
     assert set(taught) == {"round"}

@@ -124,6 +124,11 @@ def export_verifier(work: Path, out: Path) -> Path:
     return _export_crops("verifier", (side, side), ("context", "logit"), work, out)
 
 
+def export_face_reader(work: Path, out: Path) -> Path:
+    """The trained face reader as ``out/face.onnx`` ("faces" → "logits")."""
+    return _export_crops("face", (spec.FACE_H, spec.FACE_W), ("faces", "logits"), work, out)
+
+
 def export_refiner(work: Path, out: Path) -> Path:
     """The trained refiner as ``out/refiner.onnx`` ("around" → "geometry")."""
     side = spec.REFINE_SIDE

@@ -104,6 +104,28 @@ class Classifier(nn.Module):
         return self.head(self.features(x))
 
 
+class FaceReader(nn.Module):
+    """A card's whole face, cut out upright (``spec.FACE_*``) → one logit per class, as the
+    classifier's: its rank and colour from the numeral, word or pips in its middle."""
+
+    def __init__(self, classes: int = len(spec.CLASSES)) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            conv_bn(3, 24, 2),  # 34×24
+            conv_bn(24, 48, 2),  # 17×12
+            conv_bn(48, 64),
+            conv_bn(64, 96, 2),  # 9×6
+            conv_bn(96, 128, 2),  # 5×3
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Dropout(0.2),
+            nn.Linear(128, classes),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)
+
+
 class Verifier(nn.Module):
     """Is a marked index printed on a card? A square crop of the index with the paper and the
     card's corner around it (``spec.VERIFY_*``) → one logit."""

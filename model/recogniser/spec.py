@@ -135,3 +135,11 @@ WIDER_SCALE = 4.0
 WIDER_ALONG = 0.8
 WIDER_DOWN = 1.4
 WIDER_BELOW = 14.0
+
+# -- the face reader (a sixth, optional model: ``face.onnx``) -------------------------------------
+# Input "faces": float32 [N, 3, FACE_H, FACE_W], normalised as above: a card's whole outline as
+# the recogniser reads it, cut out upright (its top-left corner at the top left). Output
+# "logits": float32 [N, len(CLASSES)], as the classifier's; "not an index" where the outline
+# holds no whole face (a card half covered).
+FACE_W = 48
+FACE_H = 68

@@ -571,10 +571,11 @@ def _divergence(logits: torch.Tensor, kept: torch.Tensor) -> torch.Tensor:
 
 def load_trained(kind: str, work: Path) -> nn.Module:
     """The model a checkpoint in ``work`` holds: "locator", "locator-tuned", "locator-folded",
-    "locator-grown", "classifier", "wider", "verifier" or "refiner"."""
-    from model.recogniser.nets import Refiner, Verifier
+    "locator-grown", "classifier", "wider", "verifier", "refiner" or "face"."""
+    from model.recogniser.nets import FaceReader, Refiner, Verifier
 
     makers = {
+        "face": FaceReader,
         "verifier": Verifier,
         "refiner": Refiner,
         "locator": Locator,
@@ -619,6 +620,20 @@ def train_and_export_refiner(args: argparse.Namespace) -> None:
     export_refiner(args.work, args.out)
 
 
+def train_and_export_face_reader(args: argparse.Namespace) -> None:
+    """Cut the face reader's faces from the scenes' labels (``faces.py``), train it, export it
+    beside the others."""
+    from model.recogniser.export import export_face_reader
+    from model.recogniser.faces import cut_face_samples, train_face_reader
+
+    samples = args.work / "face-samples.npz"
+    if not samples.exists():
+        cut_face_samples(args.scenes, samples, seed=args.seed)
+    steps = (args.face_steps, args.batch * 8, args.seed)
+    train_face_reader(samples, args.work, *steps, args.device, args.workers)
+    export_face_reader(args.work, args.out)
+
+
 def train_and_export_wider(args: argparse.Namespace) -> None:
     """Cut the wider classifier's crops (``spec.py``) around the scenes' labelled indices,
     mine them at the exported locator's marks (the finished one, as for the verifier), train
@@ -658,6 +673,7 @@ def main(argv: list[str] | None = None) -> int:
             "verifier",
             "refiner",
             "wider",
+            "face",
             "export",
             "average",
             "quantize",
@@ -747,6 +763,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--wider-steps", type=int, default=5000, help="(0: `all` trains no wider classifier)"
+    )
+    parser.add_argument(
+        "--face-steps", type=int, default=4000, help="(0: `all` trains no face reader)"
     )
     parser.add_argument(
         "--verify-with",
@@ -923,6 +942,8 @@ def main(argv: list[str] | None = None) -> int:
         train_and_export_refiner(args)
     if args.stage == "wider" or (args.stage == "all" and args.wider_steps > 0):
         train_and_export_wider(args)
+    if args.stage == "face" or (args.stage == "all" and args.face_steps > 0):
+        train_and_export_face_reader(args)
     if args.stage == "average":
         from model.recogniser.average import average_onnx, kind_of
 

@@ -19,6 +19,7 @@ from scanner.vision.contract import Contract
 from scanner.vision.decks import best_in_deck, check_deck, infer_deck
 from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
+from scanner.vision.faces import face_images, faces_to_read, with_face
 from scanner.vision.faint import FAINT_HEAT, counts, read_in_full
 from scanner.vision.gaps import STRAY_HEAT, WALK_HEAT, fan_gaps, fan_strays, read_already
 from scanner.vision.grouping import CardGroup
@@ -61,7 +62,8 @@ CLASSIFIER_FILE = "classifier.onnx"
 VERIFIER_FILE = "verifier.onnx"  # optional: without it no reading is doubted
 REFINER_FILE = "refiner.onnx"  # optional: without it a doubtful mark is read where it was made
 WIDER_FILE = "wider.onnx"  # optional: without it a small index is read by the classifier alone
-OPTIONAL_FILES = (VERIFIER_FILE, REFINER_FILE, WIDER_FILE)
+FACE_FILE = "face.onnx"  # optional: without it a card's face is not read (``faces.py``)
+OPTIONAL_FILES = (VERIFIER_FILE, REFINER_FILE, WIDER_FILE, FACE_FILE)
 # The classifier, verifier and wider classifier in 8-bit integers (model/recogniser/quantize.py),
 # read in their place where they lie beside the float files they were made from: 1.8 times as
 # fast a crop, deciding as the float models do on every crop they read at least 0.5 sure.
@@ -329,6 +331,7 @@ class Recogniser:
         files: tuple[str, ...] = (),
         refiner=None,
         wider=None,
+        face=None,
     ) -> None:
         self._turns = _quarter_turns(turns)
         self.files = files  # the model files read, by name: which twins, for the benches
@@ -339,6 +342,7 @@ class Recogniser:
         self._verifier = verifier
         self._refiner = refiner
         self._wider = wider
+        self._face = face
         # px on an index's short side below which the wider classifier reads it, in the frame
         # being read: WIDER_BELOW in the frame as it came, times the factor it was scaled by
         self._wider_below = contract.wider_below
@@ -399,9 +403,13 @@ class Recogniser:
             names["wide_crops"], names["wide_logits"] = _names(
                 wider_model, "crops", "logits", wider_path
             )
+        face_model, face_path = _open_model(folder, FACE_FILE, quantized, threads)
+        if face_model is not None:
+            names["faces"], names["face_logits"] = _names(face_model, "faces", "logits", face_path)
         read = (locator_path, classifier_path) + ((verifier_path,) if verifier else ())
         read += (refiner_path,) if refiner else ()
         read += (wider_path,) if wider_model else ()
+        read += (face_path,) if face_model else ()
         recogniser = cls(
             locator,
             classifier,
@@ -414,6 +422,7 @@ class Recogniser:
             tuple(path.name for path in read),
             refiner,
             wider_model,
+            face_model,
         )
         recogniser.warm_up()
         return recogniser
@@ -584,6 +593,7 @@ class Recogniser:
             bounds=bounds,
             faint_below=self.contract.peak_threshold,
         )
+        cards = self._read_faces(frame, cards)
         if melds:
             cards, melds_read = self._read_with_melds(readings, cards, deck, bounds)
             cards = self._fill_gaps(frame, readings, passed_over, cards, melds_read, deck)
@@ -627,6 +637,23 @@ class Recogniser:
         the turns it reads the frame in: what its marks are decoded from, on the grid of the
         frame padded to the contract's multiple."""
         return self._locate(frame)  # its input is cut by locator_input, which checks the frame
+
+    def _read_faces(
+        self, frame: np.ndarray, cards: tuple[CardReading, ...]
+    ) -> tuple[CardReading, ...]:
+        """``cards`` with those lying in plain view read again with their faces (``faces.py``)."""
+        wanted = faces_to_read(cards) if self._face is not None else []
+        if not wanted:
+            return cards
+        c = self.contract
+        crops = normalise(face_images(frame, [cards[n].polygon for n in wanted]), c)
+        logits = self._face.run([self._names["face_logits"]], {self._names["faces"]: crops})[0]
+        faces = softmax(logits)
+        none = list(c.classes).index(c.not_an_index)
+        read = list(cards)
+        for n, face in zip(wanted, faces, strict=True):
+            read[n] = with_face(cards[n], face, c.classes, none, c.min_confidence)
+        return tuple(read)
 
     def _read_with_melds(
         self,

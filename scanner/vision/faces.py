@@ -1,0 +1,69 @@
+"""A card's face read where nothing lies on it (pure numpy and OpenCV).
+
+An index a few pixels across is often read as another rank of like shape (a 5 as an 8, a 6 as
+a 9), and where a whole fan's indices are read so, its cards agree on the wrong rank. The top
+card of a fan, read at both its corners, lies in plain view: its face shows the rank again,
+many times larger than the index (the special deck's numeral and word fill its middle, a
+standard card's pips can be counted). The face reader (``face.onnx``,
+``model/recogniser/faces.py``) reads that face, cut out upright from the card's outline, as
+one of the classifier's classes, or "not an index" where it sees no whole face (an outline
+that runs off the card, a card half covered); its reading weighs the card's own, and so the
+rank its meld reads (``melds.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from model.recogniser.spec import FACE_H, FACE_W
+from scanner.vision.cards import CardReading
+
+# A face read "not an index" at least this sure says nothing of the card.
+FACE_NONE = 0.5
+# The face's reading weighs the card's classes as FLOOR + its probability: a face read wrong
+# (a court card's picture, a face blurred flat) leaves the index's reading a say.
+FLOOR = 0.05
+
+
+def faces_to_read(cards: Sequence[CardReading]) -> list[int]:
+    """The cards whose face lies in plain view: read at both corners, so nothing lies on them."""
+    return [
+        n for n, card in enumerate(cards) if card.corners == 2 and card.probabilities is not None
+    ]
+
+
+def face_images(frame: np.ndarray, outlines: Sequence[Sequence[Sequence[float]]]) -> np.ndarray:
+    """Each card outline (top-left, top-right, bottom-right, bottom-left as its index reads:
+    ``CardReading.polygon``) cut out of ``frame`` upright, FACE_W × FACE_H: uint8 [n,
+    FACE_H, FACE_W, 3], as the face reader learns and reads them."""
+    target = np.float32([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]])
+    faces = np.empty((len(outlines), FACE_H, FACE_W, 3), np.uint8)
+    for n, outline in enumerate(outlines):
+        matrix = cv2.getPerspectiveTransform(np.float32(outline), target)
+        faces[n] = cv2.warpPerspective(
+            frame, matrix, (FACE_W, FACE_H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+        )
+    return faces
+
+
+def with_face(
+    card: CardReading, face: np.ndarray, classes: Sequence[str], none: int, min_confidence: float
+) -> CardReading:
+    """``card`` with its class probabilities weighed by its face's (``face``, over
+    ``classes``, summing to 1); as read where the face reader saw no face (FACE_NONE). A card
+    whose face moves its code asks for a check."""
+    if card.probabilities is None or face[none] >= FACE_NONE:
+        return card
+    weighed = card.probabilities * (face / max(1.0 - float(face[none]), 1e-12) + FLOOR)
+    weighed[none] = card.probabilities[none]
+    weighed /= max(float(weighed.sum()), 1e-12)
+    best = int(np.argmax(weighed))
+    if best == none:
+        return card
+    code, sure = classes[best], float(weighed[best])
+    check = card.check or code != card.code or sure < min_confidence
+    return replace(card, code=code, confidence=sure, check=check, probabilities=weighed)

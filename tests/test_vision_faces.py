@@ -1,0 +1,77 @@
+"""A card's face read where nothing lies on it (``scanner/vision/faces.py``): which cards, how
+the face is cut out, and how its reading weighs the index's."""
+
+import numpy as np
+import pytest
+
+from model.recogniser.spec import FACE_H, FACE_W
+from scanner.vision.cards import CardReading
+from scanner.vision.contract import Contract
+from scanner.vision.faces import FACE_NONE, face_images, faces_to_read, with_face
+
+C = Contract.from_spec()
+CLASSES = list(C.classes)
+NONE = CLASSES.index(C.not_an_index)
+
+
+def probabilities(**shares: float) -> np.ndarray:
+    """Class probabilities giving each named class (``_5B`` for 5B) its share, the rest spread
+    evenly."""
+    row = np.zeros(len(CLASSES))
+    for name, share in shares.items():
+        row[CLASSES.index(name.lstrip("_"))] = share
+    rest = 1.0 - row.sum()
+    row[row == 0] = rest / np.count_nonzero(row == 0)
+    return row
+
+
+def card(code: str, sure: float, row: np.ndarray, corners: int = 2) -> CardReading:
+    outline = ((100.0, 100.0), (163.0, 100.0), (163.0, 188.0), (100.0, 188.0))
+    return CardReading(
+        code, sure, (100.0, 100.0, 110.0, 115.0), outline, 0.0, False, corners, probabilities=row
+    )
+
+
+def test_only_cards_read_at_both_corners_have_their_faces_read():
+    row = probabilities(_8B=0.6)
+    cards = [card("8B", 0.6, row), card("8B", 0.6, row, corners=1), card("8B", 0.6, None)]
+    assert faces_to_read(cards) == [0]
+
+
+def test_a_face_is_cut_out_upright_whichever_way_the_card_lies():
+    frame = np.full((400, 400, 3), 200, np.uint8)
+    # a card turned a quarter clockwise: its top-left corner lies at the top right of the frame
+    outline = ((300.0, 100.0), (300.0, 163.0), (212.0, 163.0), (212.0, 100.0))
+    frame[100:112, 288:300] = (255, 0, 0)  # a red mark inside its top-left corner
+    frame[151:163, 212:224] = (0, 0, 255)  # a blue one inside its bottom-right corner
+    (face,) = face_images(frame, [outline])
+    assert face.shape == (FACE_H, FACE_W, 3) and face.dtype == np.uint8
+    assert tuple(face[3, 3]) == (255, 0, 0)
+    assert tuple(face[-4, -4]) == (0, 0, 255)
+    assert tuple(face[FACE_H // 2, FACE_W // 2]) == (200, 200, 200)
+
+
+def test_a_face_read_plainly_moves_an_unsure_index_to_its_code_and_asks_for_a_check():
+    index = probabilities(_8B=0.6, _5B=0.3)
+    face = probabilities(_5B=0.9)
+    read = with_face(card("8B", 0.6, index), face, CLASSES, NONE, C.min_confidence)
+    assert read.code == "5B" and read.confidence > 0.8 and read.check
+    assert read.probabilities.sum() == pytest.approx(1.0)
+    # the face agreeing makes the index surer, and asks for nothing
+    agreed = with_face(card("8B", 0.6, index), probabilities(_8B=0.9), CLASSES, NONE, 0.5)
+    assert agreed.code == "8B" and agreed.confidence > 0.9 and not agreed.check
+
+
+def test_a_face_that_is_no_face_leaves_the_card_as_read():
+    index = probabilities(_8B=0.6, _5B=0.3)
+    before = card("8B", 0.6, index)
+    covered = probabilities(_5B=1.0 - FACE_NONE, none=FACE_NONE)
+    assert with_face(before, covered, CLASSES, NONE, C.min_confidence) is before
+
+
+def test_a_face_cannot_read_a_code_the_index_rules_out():
+    index = probabilities(_8B=0.999)
+    index[CLASSES.index("5B")] = 0.0
+    index /= index.sum()
+    read = with_face(card("8B", 0.999, index), probabilities(_5B=0.99), CLASSES, NONE, 0.5)
+    assert read.code == "8B"
