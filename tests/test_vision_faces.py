@@ -1,6 +1,10 @@
 """A card's face read where nothing lies on it (``scanner/vision/faces.py``): which cards, how
 the face is cut out, and how its reading weighs the index's."""
 
+import json
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 
@@ -8,6 +12,7 @@ from model.recogniser.spec import FACE_H, FACE_W
 from scanner.vision.cards import CardReading
 from scanner.vision.contract import Contract
 from scanner.vision.faces import FACE_NONE, face_images, faces_to_read, with_face
+from scanner.vision.recogniser import FACE_FILE, Recogniser
 
 C = Contract.from_spec()
 CLASSES = list(C.classes)
@@ -75,3 +80,34 @@ def test_a_face_cannot_read_a_code_the_index_rules_out():
     index /= index.sum()
     read = with_face(card("8B", 0.999, index), probabilities(_5B=0.99), CLASSES, NONE, 0.5)
     assert read.code == "8B"
+
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "vision" / "faces"
+
+
+def _codes_on(cards, indices) -> list[str]:
+    """The codes of the cards read on any of ``indices`` (labelled quads), in order along x."""
+    on = []
+    for card in cards:
+        x0, y0, x1, y1 = card.index_box
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        quads = [np.float32(index["quad"]) for index in indices]
+        if any(cv2.pointPolygonTest(quad, centre, False) >= 0 for quad in quads):
+            on.append((centre[0], card.code))
+    return [code for _, code in sorted(on)]
+
+
+def test_a_fan_whose_small_indices_read_as_another_rank_is_read_by_its_top_card_s_face():
+    """A fan of three 5s and a joker whose indices measure 6 px: the classifier reads the 5s as
+    8s, and the fan agrees. Its top card lies in plain view, read at both corners, and its five
+    pips read it as a 5: the fan reads as the 5s it is. Without the face reader, as 8s."""
+    name = "fan-7777-18.png"
+    indices = json.loads((FIXTURE / "expected.json").read_text())[name]
+    fives = [index for index in indices if index["code"] == "5B" and index["visible"]]
+    frame = cv2.imread(str(FIXTURE / name))[:, :, ::-1].copy()
+    recogniser = Recogniser.load(threads=1)
+    assert FACE_FILE in recogniser.files
+    assert _codes_on(recogniser.read(frame).cards, fives) == ["5B", "5B", "5B"]
+    without = Recogniser.load(threads=1, face=False)
+    assert FACE_FILE not in without.files
+    assert _codes_on(without.read(frame).cards, fives) == ["8B", "8B", "8B"]

@@ -24,13 +24,13 @@ from model.recogniser.dataset import scene_files
 from model.recogniser.targets import CLASS_INDEX
 
 FACE_RATE = 3e-3
-SHOWN = 0.95  # a card this much in view shows its face
-COVERED = (0.1, 0.5)  # … and one in view this much is "not an index"
+SHOWN = 0.9  # a card this much in view shows its face
+COVERED = (0.05, 0.3)  # … and one in view this much is "not an index"
 KEEP_COVERED = 0.25  # the share of such cards cut: they are many
 # The outline the recogniser reads is the locator's guess, scaled by the cards it measured: a
 # few hundredths of the card off at each corner, and as likely turned half round.
-CORNER_NOISE = 0.025  # of the card's diagonal
-SIZE_NOISE = (0.93, 1.07)
+CORNER_NOISE = 0.05  # of the card's diagonal
+SIZE_NOISE = (0.88, 1.12)
 SMALLEST = 0.35  # a face is learnt as small as this share of its size, scaled back up
 
 

@@ -765,7 +765,7 @@ def main(argv: list[str] | None = None) -> int:
         "--wider-steps", type=int, default=5000, help="(0: `all` trains no wider classifier)"
     )
     parser.add_argument(
-        "--face-steps", type=int, default=4000, help="(0: `all` trains no face reader)"
+        "--face-steps", type=int, default=2500, help="(0: `all` trains no face reader)"
     )
     parser.add_argument(
         "--verify-with",

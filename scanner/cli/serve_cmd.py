@@ -84,7 +84,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         type=Path,
         metavar="DIR",
         help="folder with locator.onnx, classifier.onnx and (optional) verifier.onnx, "
-        "refiner.onnx, wider.onnx",
+        "refiner.onnx, wider.onnx, face.onnx",
     )
     serve.add_argument(
         "--threads",

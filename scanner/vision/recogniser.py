@@ -364,6 +364,7 @@ class Recogniser:
         quantized: bool = True,
         refine: bool = True,
         wider: bool = True,
+        face: bool = True,
     ) -> Recogniser:
         """The models from ``model_dir`` (default: the ``model`` package), on ``threads``
         threads each, warmed up on a blank frame: the locator, the classifier and, where the
@@ -375,8 +376,9 @@ class Recogniser:
         verifier and wider classifier are read where the folder holds them, made from its float
         files as they are (INT8_FILES), the float ones otherwise. ``refine``: the refiner is
         read where the folder holds one (False: as if it held none). ``wider``: the same for
-        the wider classifier (``wider.py``). Raises :class:`RecogniserError` when a file is
-        missing or does not follow the contract."""
+        the wider classifier (``wider.py``), ``face`` for the face reader (``faces.py``).
+        Raises :class:`RecogniserError` when a file is missing or does not follow the
+        contract."""
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         if threads < 1:
             raise RecogniserError(f"threads must be at least 1, not {threads}")
@@ -403,7 +405,9 @@ class Recogniser:
             names["wide_crops"], names["wide_logits"] = _names(
                 wider_model, "crops", "logits", wider_path
             )
-        face_model, face_path = _open_model(folder, FACE_FILE, quantized, threads)
+        face_model, face_path = None, folder / FACE_FILE
+        if face:
+            face_model, face_path = _open_model(folder, FACE_FILE, quantized, threads)
         if face_model is not None:
             names["faces"], names["face_logits"] = _names(face_model, "faces", "logits", face_path)
         read = (locator_path, classifier_path) + ((verifier_path,) if verifier else ())
@@ -465,6 +469,13 @@ class Recogniser:
             if geometry.shape != (2, parts):
                 raise RecogniserError(
                     f"the refiner gives {geometry.shape} for 2 crops, the contract [N, {parts}]"
+                )
+        if self._face is not None:
+            logits = self._run_face(np.zeros((2, 3, spec.FACE_H, spec.FACE_W), np.float32))
+            if logits.shape != (2, len(c.classes)):
+                raise RecogniserError(
+                    f"the face reader gives {logits.shape} for 2 faces, the contract "
+                    f"[N, {len(c.classes)}]"
                 )
 
     def read(self, frame: np.ndarray, deck: str | None = None, *, melds: bool = True) -> Reading:
@@ -646,9 +657,9 @@ class Recogniser:
         if not wanted:
             return cards
         c = self.contract
-        crops = normalise(face_images(frame, [cards[n].polygon for n in wanted]), c)
-        logits = self._face.run([self._names["face_logits"]], {self._names["faces"]: crops})[0]
-        faces = softmax(logits)
+        faces = softmax(
+            self._run_face(normalise(face_images(frame, [cards[n].polygon for n in wanted]), c))
+        )
         none = list(c.classes).index(c.not_an_index)
         read = list(cards)
         for n, face in zip(wanted, faces, strict=True):
@@ -974,6 +985,10 @@ class Recogniser:
         feed = {self._names["around"]: crops}
         (geometry,) = self._refiner.run([self._names["geometry"]], feed)
         return geometry
+
+    def _run_face(self, faces: np.ndarray) -> np.ndarray:
+        (logits,) = self._face.run([self._names["face_logits"]], {self._names["faces"]: faces})
+        return logits
 
     def _refine(
         self, frame: np.ndarray, readings: list[IndexReading], deck: str | None
