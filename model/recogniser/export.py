@@ -155,6 +155,8 @@ def export_all(work: Path, out: Path) -> None:
         export_refiner(work, out)
     if (work / "wider.ckpt").exists():
         export_wider(work, out)
+    if (work / "face.ckpt").exists():
+        export_face_reader(work, out)
     curves = draw_curves(work)
     if curves is not None:
         (out / "docs").mkdir(parents=True, exist_ok=True)
@@ -171,6 +173,7 @@ def draw_curves(work: Path) -> np.ndarray | None:
         ("classifier", ("loss", "accuracy")),
         ("wider", ("loss", "accuracy")),
         ("verifier", ("loss", "accuracy")),
+        ("face", ("loss", "accuracy")),
     ):
         path = work / f"{name}-history.json"
         if not path.exists():
