@@ -2,6 +2,7 @@
 the face is cut out, and how its reading weighs the index's."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -11,7 +12,7 @@ import pytest
 from model.recogniser.spec import FACE_H, FACE_W
 from scanner.vision.cards import CardReading
 from scanner.vision.contract import Contract
-from scanner.vision.faces import FACE_NONE, face_images, faces_to_read, with_face
+from scanner.vision.faces import FACE_NONE, face_images, face_outline, faces_to_read, with_face
 from scanner.vision.recogniser import FACE_FILE, Recogniser
 
 C = Contract.from_spec()
@@ -54,6 +55,19 @@ def test_a_face_is_cut_out_upright_whichever_way_the_card_lies():
     assert tuple(face[3, 3]) == (255, 0, 0)
     assert tuple(face[-4, -4]) == (0, 0, 255)
     assert tuple(face[FACE_H // 2, FACE_W // 2]) == (200, 200, 200)
+
+
+def test_a_face_is_cut_out_midway_between_the_card_s_two_indices_where_both_were_read():
+    read = card("5B", 0.9, probabilities(_5B=0.9))  # outline centred on (131.5, 144)
+    assert np.array(face_outline(read)) == pytest.approx(np.array(read.polygon))  # as read
+    # its index centred on (105, 107.5), its other corner's on (160, 185): the card's centre
+    # lies midway, at (132.5, 146.25); the outline moves there, its size and turn kept
+    both = replace(read, other_corner=(160.0, 185.0))
+    moved = np.array(face_outline(both))
+    assert moved.mean(axis=0) == pytest.approx((132.5, 146.25))
+    assert moved - moved.mean(axis=0) == pytest.approx(
+        np.array(read.polygon) - np.array(read.polygon).mean(axis=0)
+    )
 
 
 def test_a_face_read_plainly_moves_an_unsure_index_to_its_code_and_asks_for_a_check():

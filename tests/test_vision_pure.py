@@ -512,6 +512,10 @@ def test_a_card_whose_other_corner_reads_surely_as_another_code_asks_for_a_check
     # two sure readings of one code are the two corners of one card, nothing to dispute
     (card,) = merged([reading(top, "10", 0.99), reading(bottom, "10", 0.96)])
     assert not card.check and not card.disputed and card.corners == 2
+    # the card keeps where its other corner's index lies (its face is cut out between the two)
+    assert card.other_corner == pytest.approx((bottom.x, bottom.y))
+    (alone,) = merged([reading(top, "10", 0.99)])
+    assert alone.other_corner is None
 
 
 def predicting_turned(mark: IndexCandidate, degrees: float) -> IndexCandidate:

@@ -132,6 +132,10 @@ def test_what_is_read_in_a_scaled_frame_lies_back_where_it_is_in_the_frame(facto
     x0, y0, x1, y1 = back.index_box
     assert ((x0 + x1) / 2, (y0 + y1) / 2) == pytest.approx((102.0, 43.0), abs=0.1)
     assert x1 - x0 == pytest.approx(6 / factor) and back.code == "KR"
+    # the index of its other corner, where it was read, lies back where it is too
+    (both,) = scaled_back([replace(card, other_corner=(x + 40 * factor, y))], factor)
+    assert both.other_corner == pytest.approx((142.0, 43.0), abs=0.1)
+    assert back.other_corner is None
 
 
 @pytest.mark.parametrize("factor", [1.0, 1.37])

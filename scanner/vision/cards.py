@@ -185,6 +185,9 @@ class CardReading:
     doubted: bool = False
     disputed: bool = False  # a corner paired with it was read, surely, as another code
     probabilities: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # the centre of its other corner's index, where both were read: the card's centre lies
+    # midway between the two (``faces.py`` cuts its face out there)
+    other_corner: Point | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_index(
@@ -553,6 +556,9 @@ def merge_cards(
             min_confidence,
             2 if n in paired else 1,
         )
+        if n in absorbed:
+            other = marks_read[absorbed[n] if placed.get(n, n) == n else n]
+            card = replace(card, other_corner=(other.x, other.y))
         cards.append(replace(card, check=True, disputed=True) if n in disputed else card)
     return tuple(cards)
 

@@ -44,6 +44,19 @@ def faces_to_read(cards: Sequence[CardReading]) -> list[int]:
     ]
 
 
+def face_outline(card: CardReading) -> tuple[tuple[float, float], ...]:
+    """The outline to cut ``card``'s face from: its outline, moved so that its centre lies
+    midway between its two corners' indices where both were read: the locator's guess at the
+    card's centre from one index can lie a fifth of the card off, and a face cut there shows
+    the card beside it."""
+    outline = np.float64(card.polygon)
+    if card.other_corner is not None:
+        x0, y0, x1, y1 = card.index_box
+        middle = (np.array(((x0 + x1) / 2, (y0 + y1) / 2)) + card.other_corner) / 2
+        outline += middle - outline.mean(axis=0)
+    return tuple(map(tuple, outline))
+
+
 def face_images(frame: np.ndarray, outlines: Sequence[Sequence[Sequence[float]]]) -> np.ndarray:
     """Each card outline (top-left, top-right, bottom-right, bottom-left as its index reads:
     ``CardReading.polygon``) cut out of ``frame`` upright, FACE_W × FACE_H: uint8 [n,

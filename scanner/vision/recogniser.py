@@ -19,7 +19,7 @@ from scanner.vision.contract import Contract
 from scanner.vision.decks import best_in_deck, check_deck, infer_deck
 from scanner.vision.decode import IndexCandidate, decode_heads
 from scanner.vision.errors import RecogniserError
-from scanner.vision.faces import face_images, faces_to_read, with_face
+from scanner.vision.faces import face_images, face_outline, faces_to_read, with_face
 from scanner.vision.faint import FAINT_HEAT, counts, read_in_full
 from scanner.vision.gaps import STRAY_HEAT, WALK_HEAT, fan_gaps, fan_strays, read_already
 from scanner.vision.grouping import CardGroup
@@ -658,7 +658,9 @@ class Recogniser:
             return cards
         c = self.contract
         faces = softmax(
-            self._run_face(normalise(face_images(frame, [cards[n].polygon for n in wanted]), c))
+            self._run_face(
+                normalise(face_images(frame, [face_outline(cards[n]) for n in wanted]), c)
+            )
         )
         none = list(c.classes).index(c.not_an_index)
         read = list(cards)

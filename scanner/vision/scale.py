@@ -122,6 +122,9 @@ def scaled_back(cards: Sequence[CardReading], factor: float) -> tuple[CardReadin
             card,
             index_box=tuple(_back(value, factor) for value in card.index_box),
             polygon=tuple((_back(x, factor), _back(y, factor)) for x, y in card.polygon),
+            other_corner=None
+            if card.other_corner is None
+            else (_back(card.other_corner[0], factor), _back(card.other_corner[1], factor)),
         )
         for card in cards
     )
