@@ -563,6 +563,26 @@ def merge_cards(
     return tuple(cards)
 
 
+def weighed_reading(
+    card: CardReading,
+    weighed: np.ndarray,
+    classes: Sequence[str],
+    none: int,
+    min_confidence: float,
+) -> CardReading:
+    """``card`` read as the likeliest of ``classes`` by ``weighed`` (its class probabilities
+    weighed by what else is known of it, "not an index" as it was read; any scale), with that
+    class's share of them; as it was where that is "not an index". A card whose code so moves,
+    or that is left under ``min_confidence``, asks for a check."""
+    shares = weighed / max(float(weighed.sum()), 1e-12)
+    best = int(np.argmax(shares))
+    if best == none:
+        return card
+    code, sure = classes[best], float(shares[best])
+    check = card.check or code != card.code or sure < min_confidence
+    return replace(card, code=code, confidence=sure, check=check)
+
+
 # A card lying open whose two corners were both read as one code, but whose card the locator
 # predicts turned or sized wrongly from one of them (a court card's picture, a fan beneath
 # it), was counted twice: its corners predict centres more than PAIR_DISTANCE apart and off

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from model.recogniser.spec import FACE_H, FACE_W
-from scanner.vision.cards import CardReading
+from scanner.vision.cards import CardReading, weighed_reading
 
 # A face read "not an index" at least this sure says nothing of the card.
 FACE_NONE = 0.5
@@ -85,10 +85,7 @@ def with_face(
         face[at] = face[at].sum()
     weighed = card.probabilities * (face / max(1.0 - float(face[none]), 1e-12) + FLOOR)
     weighed[none] = card.probabilities[none]
-    weighed /= max(float(weighed.sum()), 1e-12)
-    best = int(np.argmax(weighed))
-    if best == none:
-        return card
-    code, sure = classes[best], float(weighed[best])
-    check = card.check or code != card.code or sure < min_confidence
-    return replace(card, code=code, confidence=sure, check=check, probabilities=weighed)
+    read = weighed_reading(card, weighed, classes, none, min_confidence)
+    return (
+        read if read is card else replace(read, probabilities=weighed / max(weighed.sum(), 1e-12))
+    )

@@ -42,7 +42,7 @@ import numpy as np
 
 from engine import Card, Deck
 from model.recogniser.spec import deck_of
-from scanner.vision.cards import CardReading, IndexReading
+from scanner.vision.cards import CardReading, IndexReading, weighed_reading
 from scanner.vision.grouping import CardGroup, group_cards
 
 NATURAL = 0.75
@@ -209,10 +209,4 @@ def _read_again(
     weighed = np.zeros_like(row)
     weighed[positions] = row[positions] * weight
     weighed[none] = row[none]
-    weighed /= max(float(weighed.sum()), 1e-12)
-    best = int(np.argmax(weighed))
-    if best == none:
-        return card
-    code, sure = classes[best], float(weighed[best])
-    check = card.check or code != card.code or sure < min_confidence
-    return replace(card, code=code, confidence=sure, check=check)
+    return weighed_reading(card, weighed, classes, none, min_confidence)
