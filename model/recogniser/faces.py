@@ -36,7 +36,7 @@ SMALLEST = 0.35  # a face is learnt as small as this share of its size, scaled b
 
 def upright(card: dict) -> np.ndarray:
     """A labelled card's corners [4, 2]: its top-left (where its top-left index lies), top-right,
-    bottom-right and bottom-left, as ``CardIndex.card_polygon`` gives them."""
+    bottom-right and bottom-left, as ``IndexCandidate.card_polygon`` gives them."""
     corners = np.array(card["corners"], np.float64)
     index = next(i for i in card["indices"] if i["corner"] == "top-left")
     first = int(np.argmin(np.hypot(*(corners - np.mean(index["quad"], axis=0)).T)))
@@ -48,7 +48,7 @@ def upright(card: dict) -> np.ndarray:
 
 def cut_face_samples(scenes: Path, out: Path, *, seed: int = 0) -> Path:
     """The faces of the cards of every scene in ``scenes`` that lie whole in the frame, cut out
-    upright as the recogniser cuts them (``scanner.vision.faces.face_crops``) from outlines
+    upright as the recogniser cuts them (``scanner.vision.faces.face_images``) from outlines
     moved as the recogniser's are (CORNER_NOISE, SIZE_NOISE, half the time turned half round):
     each card at least SHOWN in view as its class, a KEEP_COVERED share of those COVERED as
     "not an index"."""
