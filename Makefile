@@ -15,7 +15,7 @@ FONT_PROBES := /usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed-Bold.ttf \
 
 # `make model` retrains the recogniser from scratch: render scenes, cut samples, train the
 # locator and the classifier, then the verifier, the refiner and the wider classifier on the
-# exported locator's marks, with checkpoints (an interrupted run resumes where it stopped), export and check ONNX.
+# exported locator's marks and the face reader on the labels, with checkpoints (an interrupted run resumes where it stopped), export and check ONNX.
 MODEL_WORK ?= build/model
 MODEL_SCENES ?= 2000
 # processes that render the scenes: every core (the scenes come out the same)

@@ -6,8 +6,9 @@ from there. ``python -m model.recogniser.train --help`` lists the stages; ``make
 them all: cut, the locator's first round, mining, the classifier, the locator's warm restarts,
 (given ``--grow-steps``) the grown locator, export, then the verifier (``verify.py``), the
 refiner (``refine.py``) and the wider classifier (``train_and_export_wider``), mined with the
-exported locator. ``--classifier-from`` and ``--grow-from`` start from a shipped ONNX model
-instead (``onnx_weights.py``).
+exported locator, and the face reader (``faces.py``), from the labels alone.
+``--classifier-from`` and ``--grow-from`` start from a shipped ONNX model instead
+(``onnx_weights.py``).
 """
 
 from __future__ import annotations
