@@ -149,6 +149,5 @@ def train_face_reader(
 
     rounds = [(steps, FACE_RATE)]
     batches = Batches(draw, loss_of)
-    history = run_steps("face", model, rounds, work, batches, seed, None, device, workers)
-    (work / "face-history.json").write_text(json.dumps(history))
+    run_steps("face", model, rounds, work, batches, seed, None, device, workers)
     return model

@@ -9,7 +9,6 @@ target is the way back to the index (``spec.REFINED``), which
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -207,6 +206,5 @@ def train_refiner(
 
     rounds = [(steps, REFINER_RATE)]
     batches = Batches(draw, loss_of)
-    history = run_steps("refiner", model, rounds, work, batches, seed, None, device, workers)
-    (work / "refiner-history.json").write_text(json.dumps(history))
+    run_steps("refiner", model, rounds, work, batches, seed, None, device, workers)
     return model

@@ -166,7 +166,9 @@ def run_steps(
     """The shared loop: AdamW with cosine rounds (``cosine_rounds``), resumable at any
     checkpoint. The batch of step k depends only on (seed, k), so a resumed run sees the same
     batches, and so does a run on another ``device`` (an accelerator) with its batches drawn
-    ahead by ``workers`` processes (``drawn_batches``). The model comes back on the CPU."""
+    ahead by ``workers`` processes (``drawn_batches``). The model comes back on the CPU, and
+    the losses of every step go to ``work/<name>-history.json`` (for the curves) as well as
+    being returned."""
     target = torch.device(device)
     steps = sum(length for length, _ in rounds)
     rate = cosine_rounds(rounds)
@@ -194,6 +196,7 @@ def run_steps(
             checkpoint.save(model, optimiser, step + 1, history, {})
     model.to("cpu")
     model.eval()
+    (work / f"{name}-history.json").write_text(json.dumps(history))
     return history
 
 
@@ -335,7 +338,7 @@ def train_locator(
     for length in more:
         rounds.append((length, rounds[-1][1] / 2))
     batch_loss = locator_batches(samples, model, batch, peaks=teaching.peaks)
-    history = run_steps(
+    run_steps(
         "locator",
         model,
         rounds,
@@ -345,7 +348,6 @@ def train_locator(
         device=teaching.device,
         workers=teaching.workers,
     )
-    (work / "locator-history.json").write_text(json.dumps(history))
     return model
 
 
@@ -453,7 +455,7 @@ def _train_on(
 
     torch.manual_seed(seed)
     batch_loss = locator_batches(samples, model, batch, small_focus, fold, teaching.peaks)
-    history = run_steps(
+    run_steps(
         name,
         model,
         [(steps, GROW_RATE)],
@@ -464,7 +466,6 @@ def _train_on(
         device=teaching.device,
         workers=teaching.workers,
     )
-    (work / f"{name}-history.json").write_text(json.dumps(history))
     return model
 
 
@@ -553,8 +554,7 @@ def train_classifier(
 
     rounds = [(steps, rate)]
     batches = Batches(draw, loss_of)
-    history = run_steps(name, model, rounds, work, batches, seed, prepare, device, workers)
-    (work / f"{name}-history.json").write_text(json.dumps(history))
+    run_steps(name, model, rounds, work, batches, seed, prepare, device, workers)
     return model
 
 

@@ -12,7 +12,6 @@ learns those, and a verifier taught them learnt to doubt every court card of an 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import cv2
@@ -133,6 +132,5 @@ def train_verifier(
 
     rounds = [(steps, VERIFIER_RATE)]
     batches = Batches(draw, loss_of)
-    history = run_steps("verifier", model, rounds, work, batches, seed, None, device, workers)
-    (work / "verifier-history.json").write_text(json.dumps(history))
+    run_steps("verifier", model, rounds, work, batches, seed, None, device, workers)
     return model

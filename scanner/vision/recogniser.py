@@ -449,33 +449,20 @@ class Recogniser:
                 f"the classifier gives {logits.shape}, the contract [N, {len(c.classes)}] "
                 "(one logit per class)"
             )
-        if self._verifier is not None:
-            side = c.verify_side
-            logits = self._run_verifier(np.zeros((2, 3, side, side), np.float32))
-            if logits.shape != (2, 1):
+        classes = len(c.classes)
+        optional = (  # each present model run on two blank inputs: (name, run, input, outputs)
+            ("verifier", self._verifier, self._run_verifier, (c.verify_side,) * 2, 1),
+            ("wider classifier", self._wider, self._run_wider, (c.crop_h, c.crop_w), classes),
+            ("refiner", self._refiner, self._run_refiner, (c.refine_side,) * 2, len(spec.REFINED)),
+            ("face reader", self._face, self._run_face, (spec.FACE_H, spec.FACE_W), classes),
+        )
+        for name, model, run, size, outputs in optional:
+            if model is None:
+                continue
+            shape = run(np.zeros((2, 3, *size), np.float32)).shape
+            if shape != (2, outputs):
                 raise RecogniserError(
-                    f"the verifier gives {logits.shape} for 2 crops, the contract [N, 1]"
-                )
-        if self._wider is not None:
-            logits = self._run_wider(np.zeros((2, 3, c.crop_h, c.crop_w), np.float32))
-            if logits.shape != (2, len(c.classes)):
-                raise RecogniserError(
-                    f"the wider classifier gives {logits.shape} for 2 crops, the contract "
-                    f"[N, {len(c.classes)}]"
-                )
-        if self._refiner is not None:
-            side, parts = c.refine_side, len(spec.REFINED)
-            geometry = self._run_refiner(np.zeros((2, 3, side, side), np.float32))
-            if geometry.shape != (2, parts):
-                raise RecogniserError(
-                    f"the refiner gives {geometry.shape} for 2 crops, the contract [N, {parts}]"
-                )
-        if self._face is not None:
-            logits = self._run_face(np.zeros((2, 3, spec.FACE_H, spec.FACE_W), np.float32))
-            if logits.shape != (2, len(c.classes)):
-                raise RecogniserError(
-                    f"the face reader gives {logits.shape} for 2 faces, the contract "
-                    f"[N, {len(c.classes)}]"
+                    f"the {name} gives {shape} for 2 inputs, the contract [N, {outputs}]"
                 )
 
     def read(self, frame: np.ndarray, deck: str | None = None, *, melds: bool = True) -> Reading:
