@@ -12,7 +12,15 @@ import pytest
 from model.recogniser.spec import FACE_H, FACE_W
 from scanner.vision.cards import CardReading
 from scanner.vision.contract import Contract
-from scanner.vision.faces import FACE_NONE, face_images, face_outline, faces_to_read, with_face
+from scanner.vision.faces import (
+    FACE_NONE,
+    ONE_CORNER_NONE,
+    ONE_CORNER_SURE,
+    face_images,
+    face_outline,
+    faces_to_read,
+    with_face,
+)
 from scanner.vision.recogniser import FACE_FILE, Recogniser
 
 C = Contract.from_spec()
@@ -38,10 +46,26 @@ def card(code: str, sure: float, row: np.ndarray, corners: int = 2) -> CardReadi
     )
 
 
-def test_only_cards_read_at_both_corners_have_their_faces_read():
+def test_every_card_read_with_its_probabilities_has_its_face_read():
     row = probabilities(_8B=0.6)
     cards = [card("8B", 0.6, row), card("8B", 0.6, row, corners=1), card("8B", 0.6, None)]
-    assert faces_to_read(cards) == [0]
+    assert faces_to_read(cards) == [0, 1]
+
+
+def test_a_card_read_at_one_corner_counts_its_face_only_where_it_is_read_plainly():
+    """Such a card may lie under others, and its outline then holds theirs."""
+    index = probabilities(_8B=0.6, _5B=0.3)
+    one_corner = card("8B", 0.6, index, corners=1)
+    plain = probabilities(_5B=ONE_CORNER_SURE + 0.05)
+    assert with_face(one_corner, plain, CLASSES, NONE, C.min_confidence).code == "5B"
+    unsure = probabilities(_5B=ONE_CORNER_SURE - 0.05)
+    assert with_face(one_corner, unsure, CLASSES, NONE, C.min_confidence) is one_corner
+    half_covered = probabilities(_5B=ONE_CORNER_SURE, none=2 * ONE_CORNER_NONE)
+    assert with_face(one_corner, half_covered, CLASSES, NONE, C.min_confidence) is one_corner
+    # read at both corners, the same faces move the card
+    both = card("8B", 0.6, index)
+    for face in (unsure, half_covered):
+        assert with_face(both, face, CLASSES, NONE, C.min_confidence).code == "5B"
 
 
 def test_a_face_is_cut_out_upright_whichever_way_the_card_lies():

@@ -639,7 +639,7 @@ class Recogniser:
     def _read_faces(
         self, frame: np.ndarray, cards: tuple[CardReading, ...]
     ) -> tuple[CardReading, ...]:
-        """``cards`` with those lying in plain view read again with their faces (``faces.py``)."""
+        """``cards`` read again with their faces where these lie in view (``faces.py``)."""
         wanted = faces_to_read(cards) if self._face is not None else []
         if not wanted:
             return cards
