@@ -39,17 +39,25 @@ def probabilities(**shares: float) -> np.ndarray:
     return row
 
 
-def card(code: str, sure: float, row: np.ndarray, corners: int = 2) -> CardReading:
+def card(code: str, sure: float, row: np.ndarray, corners: int = 2, x: float = 0.0) -> CardReading:
+    """A card 63×88 px whose top-left corner lies at (100 + ``x``, 100)."""
     outline = ((100.0, 100.0), (163.0, 100.0), (163.0, 188.0), (100.0, 188.0))
-    return CardReading(
-        code, sure, (100.0, 100.0, 110.0, 115.0), outline, 0.0, False, corners, probabilities=row
-    )
+    outline = tuple((px + x, py) for px, py in outline)
+    box = (100.0 + x, 100.0, 110.0 + x, 115.0)
+    return CardReading(code, sure, box, outline, 0.0, False, corners, probabilities=row)
 
 
-def test_every_card_read_with_its_probabilities_has_its_face_read():
+def test_faces_are_read_of_cards_nothing_lies_on_and_of_cards_read_at_one_corner_clear_of_others():
     row = probabilities(_8B=0.6)
-    cards = [card("8B", 0.6, row), card("8B", 0.6, row, corners=1), card("8B", 0.6, None)]
-    assert faces_to_read(cards) == [0, 1]
+    apart = [card("8B", 0.6, row), card("8B", 0.6, row, corners=1, x=200.0)]
+    assert faces_to_read([*apart, card("8B", 0.6, None, x=400.0)]) == [0, 1]
+    # a fan: each card's outline holds the index of the card on it, 20 px along; its top card,
+    # read at one corner too, holds none
+    fan = [card("8B", 0.6, row, corners=1, x=20.0 * n) for n in range(4)]
+    assert faces_to_read(fan) == [3]
+    # read at both corners, nothing lies on a card: an index inside its outline is its own
+    # far corner's, or a mark read twice
+    assert faces_to_read([card("8B", 0.6, row), card("8B", 0.6, row, x=20.0)]) == [0, 1]
 
 
 def test_a_card_read_at_one_corner_counts_its_face_only_where_it_is_read_plainly():

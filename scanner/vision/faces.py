@@ -45,10 +45,28 @@ COURTS = (("JR", "QR", "KR"), ("JB", "QB", "KB"))
 
 
 def faces_to_read(cards: Sequence[CardReading]) -> list[int]:
-    """The cards whose face may lie in view: every card read with its probabilities. Nothing
-    lies on a card read at both corners; one read at one corner counts only where its face is
-    read plainly (``with_face``)."""
-    return [n for n, card in enumerate(cards) if card.probabilities is not None]
+    """The cards whose face may lie in view: those read at both corners, which nothing lies on,
+    and those read at one corner whose outline holds no other card's index (one that does lies
+    under that card); of these, a face counts only where it is read plainly (``with_face``)."""
+    boxes = np.array([card.index_box for card in cards], np.float64).reshape(-1, 4)
+    marks = (boxes[:, :2] + boxes[:, 2:]) / 2
+    wanted = []
+    for n, card in enumerate(cards):
+        if card.probabilities is None:
+            continue
+        if card.corners < 2 and _inside(face_outline(card), np.delete(marks, n, axis=0)).any():
+            continue
+        wanted.append(n)
+    return wanted
+
+
+def _inside(outline: Sequence[Sequence[float]], points: np.ndarray) -> np.ndarray:
+    """Which of ``points`` [n, 2] lie inside the convex ``outline`` (its corners in order)."""
+    corners = np.float64(outline)
+    edges = np.roll(corners, -1, axis=0) - corners
+    to_points = points[:, None, :] - corners[None, :, :]
+    cross = edges[None, :, 0] * to_points[..., 1] - edges[None, :, 1] * to_points[..., 0]
+    return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
 
 
 def face_outline(card: CardReading) -> tuple[tuple[float, float], ...]:
