@@ -47,7 +47,7 @@ COURTS = (("JR", "QR", "KR"), ("JB", "QB", "KB"))
 def faces_to_read(cards: Sequence[CardReading]) -> list[int]:
     """The cards whose face may lie in view: those read at both corners, which nothing lies on,
     and those read at one corner whose outline holds no other card's index (one that does lies
-    under that card); of these, a face counts only where it is read plainly (``with_face``)."""
+    under that card); the latter's faces count only where read plainly (``with_face``)."""
     boxes = np.array([card.index_box for card in cards], np.float64).reshape(-1, 4)
     marks = (boxes[:, :2] + boxes[:, 2:]) / 2
     wanted = []
