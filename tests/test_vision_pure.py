@@ -543,6 +543,48 @@ def test_a_card_s_two_corners_pair_by_their_own_axes_where_its_centre_is_mispred
     assert len(merged([reading(top), reading(bottom), reading(beneath, confidence=0.9)])) == 3
 
 
+def beside(mark: IndexCandidate, along: float) -> IndexCandidate:
+    """``mark`` moved ``along`` its reading direction, its predicted card with it."""
+    (ux, uy), _ = mark.axes
+    moved = {"x": mark.x + along * ux, "y": mark.y + along * uy}
+    moved |= {"card_x": mark.card_x + along * ux, "card_y": mark.card_y + along * uy}
+    return IndexCandidate(**{**mark.__dict__, **moved})
+
+
+def test_a_card_inside_a_fan_takes_no_far_corner():
+    from scanner.vision.cards import INTERIOR_REACH, fan_interior
+
+    # the pair of the test above, each corner reading the other as its far corner by its axes
+    top = predicting_turned(index_of((300, 200), 30, "top-left"), 60)
+    bottom = predicting_turned(index_of((300, 200), 30, "bottom-right"), 60)
+    step = 1.5 * top.index_w  # a fan's cards, each 1.5 index widths on from the one before
+    before, after = beside(top, -step), beside(top, step)
+    assert fan_interior([before, top, after]).tolist() == [False, True, False]
+    # inside a fan of other codes, the card after it covers its far corner: two cards
+    fan = [reading(before, "QR"), reading(top), reading(after, "QB")]
+    cards = merged([*fan, reading(bottom, confidence=0.96)])
+    assert len(cards) == 4 and all(card.corners == 1 for card in cards)
+    # the fan's end card shows its far corner: one card of two corners
+    cards = merged([reading(before, "QR"), reading(top), reading(bottom, confidence=0.96)])
+    assert len(cards) == 2 and sorted(card.corners for card in cards) == [1, 2]
+    # cards lying side by side, each in plain view, lie farther apart than a fan's
+    wide = top.index_w * (INTERIOR_REACH + 0.5)
+    apart = [beside(top, -wide), top, beside(top, wide)]
+    assert not fan_interior(apart).any()
+    cards = merged(
+        [
+            reading(apart[0], "QR"),
+            reading(top),
+            reading(apart[2], "QB"),
+            reading(bottom, confidence=0.96),
+        ]
+    )
+    assert len(cards) == 3
+    # nor is a mark inside a row of marks turned another way
+    turned = [IndexCandidate(**{**m.__dict__, "angle": m.angle + 90.0}) for m in (before, after)]
+    assert not fan_interior([turned[0], top, turned[1]]).any()
+
+
 def test_two_cards_of_one_code_turned_head_to_tail_beside_each_other_stay_two():
     # card B lies turned 180° beside card A: its index 150 px along A's reading direction and
     # 30 px down, too flat a line for A's far corner (FAR_TURN), as near as a card's corners
