@@ -560,6 +560,7 @@ def test_a_card_inside_a_fan_takes_no_far_corner():
     step = 1.5 * top.index_w  # a fan's cards, each 1.5 index widths on from the one before
     before, after = beside(top, -step), beside(top, step)
     assert fan_interior([before, top, after]).tolist() == [False, True, False]
+    assert fan_interior([before, top, after], [1, 2]).tolist() == [True, False]
     # inside a fan of other codes, the card after it covers its far corner: two cards
     fan = [reading(before, "QR"), reading(top), reading(after, "QB")]
     cards = merged([*fan, reading(bottom, confidence=0.96)])

@@ -534,9 +534,9 @@ def merge_cards(
         marks_read = [scaled(mark, scale) for mark, scale in zip(marks_read, scales, strict=True)]
         geometry = _pair_geometry(marks_read)
         absorbed, _ = _pair_up(marks_read, codes, geometry, as_read, together, sure)
-    taken = set(absorbed) | set(absorbed.values())
-    taken.update(np.flatnonzero(fan_interior(marks_read)).tolist())  # no far corner shows
-    absorbed.update(_far_corners(geometry, codes, taken))
+    absorbed.update(
+        _far_corners(geometry, codes, set(absorbed) | set(absorbed.values()), marks_read)
+    )
     disputed = {
         kept
         for kept, gone in absorbed.items()
@@ -615,16 +615,17 @@ INTERIOR_REACH = 2.5
 INTERIOR_ACROSS = 0.5
 
 
-def fan_interior(marks: Sequence[IndexCandidate]) -> np.ndarray:
-    """Whether each of ``marks`` has a mark turned like it on either side, along its reading
-    direction or down it (see INTERIOR_REACH)."""
-    count = len(marks)
-    if count < 3:
-        return np.zeros(count, bool)
+def fan_interior(marks: Sequence[IndexCandidate], among: Sequence[int] | None = None) -> np.ndarray:
+    """Whether each of ``marks`` (or each of those numbered ``among``) has a mark of ``marks``
+    turned like it on either side, along its reading direction or down it (see
+    INTERIOR_REACH)."""
+    mine = np.arange(len(marks)) if among is None else np.asarray(among, int)
+    if len(marks) < 3 or not len(mine):
+        return np.zeros(len(mine), bool)
     rows = _rows(marks)
-    gap, along, down = _offsets(rows[:, None], rows[None, :])
+    gap, along, down = _offsets(rows[mine][:, None], rows[None, :])
     alike = gap <= DUPLICATE_ANGLE
-    np.fill_diagonal(alike, False)
+    alike[np.arange(len(mine)), mine] = False
 
     def either_side(step: np.ndarray, across: np.ndarray) -> np.ndarray:
         line = alike & (np.abs(across) < INTERIOR_ACROSS) & (np.abs(step) <= INTERIOR_REACH)
@@ -635,16 +636,27 @@ def fan_interior(marks: Sequence[IndexCandidate]) -> np.ndarray:
     return either_side(along, down) | either_side(down, along)
 
 
-def _far_corners(g: _PairGeometry, codes: Sequence[str], paired: set[int]) -> dict[int, int]:
+def _far_corners(
+    g: _PairGeometry,
+    codes: Sequence[str],
+    paired: set[int],
+    marks: Sequence[IndexCandidate] | None = None,
+) -> dict[int, int]:
     """Pairs (earlier → later) of the marks of geometry ``g`` not in ``paired``, read as one
     code, each the only such mark lying where the other's card's far corner is by its own axes
     (see FAR_TURN): turned about 180°, FAR_TURN degrees down from its reading direction, at
-    FAR_RATIO times the distance both predict to their card centres."""
+    FAR_RATIO times the distance both predict to their card centres. Given the ``marks``, a
+    mark inside a fan (``fan_interior``) has no far corner in view."""
     free = np.ones(len(codes), bool)
     free[list(paired)] = False
     fits = g.turned & g.far_corner(FAR_TURN, FAR_RATIO) & _same_code(codes)
     fits &= free[:, None] & free[None, :]
     np.fill_diagonal(fits, False)
+    if marks is not None:  # weighed only for the marks that could pair: n² costs ms
+        could = np.flatnonzero(fits.any(axis=0) | fits.any(axis=1))
+        inside = could[fan_interior(marks, could)]
+        fits[inside, :] = False
+        fits[:, inside] = False
     options = fits.sum(axis=1)
     rows, cols = np.nonzero(np.triu(fits, 1))
     return {
