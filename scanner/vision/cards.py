@@ -637,26 +637,22 @@ def fan_interior(marks: Sequence[IndexCandidate], among: Sequence[int] | None = 
 
 
 def _far_corners(
-    g: _PairGeometry,
-    codes: Sequence[str],
-    paired: set[int],
-    marks: Sequence[IndexCandidate] | None = None,
+    g: _PairGeometry, codes: Sequence[str], paired: set[int], marks: Sequence[IndexCandidate]
 ) -> dict[int, int]:
     """Pairs (earlier → later) of the marks of geometry ``g`` not in ``paired``, read as one
     code, each the only such mark lying where the other's card's far corner is by its own axes
     (see FAR_TURN): turned about 180°, FAR_TURN degrees down from its reading direction, at
-    FAR_RATIO times the distance both predict to their card centres. Given the ``marks``, a
-    mark inside a fan (``fan_interior``) has no far corner in view."""
+    FAR_RATIO times the distance both predict to their card centres; a mark of ``marks`` inside
+    a fan (``fan_interior``) has no far corner in view."""
     free = np.ones(len(codes), bool)
     free[list(paired)] = False
     fits = g.turned & g.far_corner(FAR_TURN, FAR_RATIO) & _same_code(codes)
     fits &= free[:, None] & free[None, :]
     np.fill_diagonal(fits, False)
-    if marks is not None:  # weighed only for the marks that could pair: n² costs ms
-        could = np.flatnonzero(fits.any(axis=0) | fits.any(axis=1))
-        inside = could[fan_interior(marks, could)]
-        fits[inside, :] = False
-        fits[:, inside] = False
+    could = np.flatnonzero(fits.any(axis=0) | fits.any(axis=1))  # every mark: ms a frame
+    inside = could[fan_interior(marks, could)]
+    fits[inside, :] = False
+    fits[:, inside] = False
     options = fits.sum(axis=1)
     rows, cols = np.nonzero(np.triu(fits, 1))
     return {
