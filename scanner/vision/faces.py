@@ -54,14 +54,19 @@ def faces_to_read(cards: Sequence[CardReading]) -> list[int]:
     for n, card in enumerate(cards):
         if card.probabilities is None:
             continue
-        if card.corners < 2 and _inside(face_outline(card), np.delete(marks, n, axis=0)).any():
-            continue
+        if card.corners < 2:
+            holds = _inside(face_outline(card), marks)
+            holds[n] = False  # its own index
+            if holds.any():
+                continue
         wanted.append(n)
     return wanted
 
 
 def _inside(outline: Sequence[Sequence[float]], points: np.ndarray) -> np.ndarray:
-    """Which of ``points`` [n, 2] lie inside the convex ``outline`` (its corners in order)."""
+    """Which of ``points`` [n, 2] lie inside the convex ``outline`` (its corners in order).
+    cv2.pointPolygonTest weighs one point a call, and a busy frame asks for every card's
+    outline against every index: thousands of calls a frame."""
     corners = np.float64(outline)
     edges = np.roll(corners, -1, axis=0) - corners
     to_points = points[:, None, :] - corners[None, :, :]
