@@ -38,6 +38,7 @@ from scanner.vision.preprocess import (
     normalise,
     wider_crops,
 )
+from scanner.vision.proportion import in_proportion
 from scanner.vision.refine import refine_crops, refined_place
 from scanner.vision.scale import (
     SIZES_SURE,
@@ -595,7 +596,7 @@ class Recogniser:
         if melds:
             cards, melds_read = self._read_with_melds(readings, cards, deck, bounds)
             cards = self._fill_gaps(frame, readings, passed_over, cards, melds_read, deck)
-        cards = scaled_back(cards, factor)
+        cards = scaled_back(in_proportion(cards), factor)
         indices = indices_scaled_back(readings, factor)
         done = time.perf_counter()
         timing = {
