@@ -34,10 +34,17 @@ HUBER_REACH = 1.5
 ROUNDS = 5
 
 
+def card_scales(outlines: np.ndarray) -> np.ndarray:
+    """The square root of the area of each outline [N, K, 2] (the shoelace formula), in frame
+    pixels."""
+    x, y = outlines[..., 0], outlines[..., 1]
+    twice = (x * np.roll(y, 1, axis=-1) - y * np.roll(x, 1, axis=-1)).sum(axis=-1)
+    return np.sqrt(0.5 * np.abs(twice))
+
+
 def card_scale(card: CardReading) -> float:
     """The square root of the area of ``card``'s outline, in frame pixels."""
-    x, y = np.asarray(card.polygon, np.float64).T
-    return float(np.sqrt(0.5 * abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1)))))
+    return float(card_scales(np.asarray([card.polygon], np.float64))[0])
 
 
 def expected_scales(centres: np.ndarray, scales: np.ndarray, at: np.ndarray) -> np.ndarray:
@@ -66,8 +73,8 @@ def in_proportion(cards: Sequence[CardReading]) -> tuple[CardReading, ...]:
     sure = np.array([card.confidence >= REFERENCE_SURE and not card.check for card in cards])
     if not sure.any() or sure.all():
         return tuple(cards)
-    scales = np.array([card_scale(card) for card in cards])
-    centres = np.array([np.mean(card.polygon, axis=0) for card in cards], np.float64)
+    outlines = np.array([card.polygon for card in cards], np.float64)
+    scales, centres = card_scales(outlines), outlines.mean(axis=1)
     expected = expected_scales(centres[sure], scales[sure], centres)
     return tuple(
         card
