@@ -57,6 +57,7 @@ PLAUSIBLE = {
     "glasses-case": ((140, 175), (45, 75)),
     "snack-bowl": ((100, 170), (100, 170)),
     "dice": ((30, 90), (20, 60)),
+    "printed-page": ((200, 300), (95, 220)),
 }
 
 
@@ -148,3 +149,26 @@ def test_a_see_through_top_repeats_a_hole_every_few_millimetres():
         period_mm = 512 / radius[peak] / px_per_mm
         assert 0.8 * 2.0 * 0.866 <= period_mm <= 1.25 * 8.0, (variant, period_mm)
         assert power[peak] > 1e6 * np.median(power[radius >= 8]), "a regular lattice, not noise"
+
+
+def test_printed_pages_lie_on_training_tables_alone():
+    from model.synth.props import TRAINING_ONLY_PROPS, prop_kinds
+
+    assert "printed-page" in TRAINING_ONLY_PROPS
+    assert prop_kinds("train") == PROP_KINDS
+    # the test split draws the chances of the kinds it always drew, in their order, so its
+    # scenes render as they did before a training prop was added
+    assert prop_kinds("test") == tuple(k for k in PROP_KINDS if k not in TRAINING_ONLY_PROPS)
+    assert "printed-page" not in prop_kinds("test")
+
+
+def test_a_printed_page_holds_lines_of_small_type():
+    for seed in range(4):
+        page = render_prop("printed-page", np.random.default_rng(seed))
+        grey = page.rgba[..., :3].mean(axis=2)
+        inked = (grey < 140) & (page.rgba[..., 3] > 250)
+        assert 0.01 < inked.mean() < 0.3, seed
+        # rows of type: the inked share of each pixel row rises and falls line by line
+        rows = inked.mean(axis=1)
+        rises = np.count_nonzero(np.diff((rows > 0.02).astype(np.int8)) == 1)
+        assert rises >= 8, (seed, rises)

@@ -52,7 +52,7 @@ def plan_clutter(
             )
         )
     for kind in prop_kinds:
-        chance = 0.2 if kind in ("score-pad", "cup", "pen") else 0.08
+        chance = 0.2 if kind in ("score-pad", "printed-page", "cup", "pen") else 0.08
         if kind == "hand" or rng.random() >= chance:
             continue
         spot = ObjectSpot(kind, None, rng.uniform(lo, hi), rng.uniform(0, 360))

@@ -21,6 +21,7 @@ from model.synth.prop_cup import render_cup
 from model.synth.prop_hand import render_hand
 from model.synth.prop_paper import render_score_pad
 from model.synth.prop_phone import render_phone
+from model.synth.prop_print import render_printed_page
 from model.synth.prop_small import (
     render_coaster,
     render_dice,
@@ -40,9 +41,21 @@ _PAINTERS: dict[str, Callable[[np.random.Generator], Prop]] = {
     "glasses-case": render_glasses_case,
     "snack-bowl": render_snack_bowl,
     "dice": render_dice,
+    "printed-page": render_printed_page,
 }
 
 PROP_KINDS: tuple[str, ...] = tuple(_PAINTERS)
+# Drawn on the training split's tables alone: the test and validation splits render as they
+# did before these were added (a kind more draws one chance more for every scene), so their
+# figures stay comparable; the real photos measure what they teach
+TRAINING_ONLY_PROPS: tuple[str, ...] = ("printed-page",)
+
+
+def prop_kinds(split: str) -> tuple[str, ...]:
+    """The kinds of prop the scenes of ``split`` scatter, in the order their chances are drawn."""
+    if split == "train":
+        return PROP_KINDS
+    return tuple(kind for kind in PROP_KINDS if kind not in TRAINING_ONLY_PROPS)
 
 
 def render_prop(kind: str, rng: np.random.Generator) -> Prop:

@@ -44,7 +44,7 @@ from model.synth.layout import (
     plan_side,
     plan_table,
 )
-from model.synth.props import PROP_KINDS, render_prop
+from model.synth.props import PROP_KINDS, prop_kinds, render_prop
 from model.synth.surfaces import (
     FIELD_MM,
     SURFACES,
@@ -328,7 +328,7 @@ def render_scene(
         light = effects.sample_light(rng, camera.width, camera.height, camera.px_per_mm)
         area = camera.visible_table(margin_px=0.12 * max(camera.width, camera.height))
         table = plan_table(rng, area, designs, chosen_deck, _in_view(camera))
-        plan_clutter(rng, table, area, _frame_edges(camera), designs, PROP_KINDS)
+        plan_clutter(rng, table, area, _frame_edges(camera), designs, prop_kinds(split))
     else:
         table, camera, light = _plan_tidy(rng, layout, chosen_deck, designs, size)
     canvas = Canvas(_table(rng, surface, camera, TRAIN_LOOKS if split == "train" else TEST_LOOKS))
