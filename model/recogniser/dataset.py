@@ -248,4 +248,6 @@ def write_scenes_for_tests(folder: Path, count: int, size: tuple[int, int]) -> N
     """A few small scenes, for the smoke-training test."""
     from model.synth.dataset import RunSpec, write_run
 
-    write_run(folder, RunSpec(seed=3, size=size), count, progress=False)
+    # a seed whose few small frames show a card whole, for the face reader to learn (seed 3's
+    # showed none once the training split scattered printed pages)
+    write_run(folder, RunSpec(seed=5, size=size), count, progress=False)

@@ -521,9 +521,13 @@ def train_classifier(
         # batch; its true marks a third; the first samples the rest.
         false = extra_classes == CLASS_INDEX[spec.NOT_AN_INDEX]
         extra_weights = np.where(false, 0.0, _balanced(np.where(false, 0, extra_classes)))
-        extra_weights = MINED_TRUE * extra_weights / extra_weights.sum()
-        extra_weights[false] = MINED_FALSE / max(1, int(false.sum()))
-        weights_np = np.concatenate([weights_np * (1 - MINED_TRUE - MINED_FALSE), extra_weights])
+        # a few small scenes may give the locator's marks on no index at all, or only there
+        true_share = MINED_TRUE if extra_weights.sum() > 0 else 0.0
+        false_share = MINED_FALSE if false.any() else 0.0
+        if true_share:
+            extra_weights = true_share * extra_weights / extra_weights.sum()
+        extra_weights[false] = false_share / max(1, int(false.sum()))
+        weights_np = np.concatenate([weights_np * (1 - true_share - false_share), extra_weights])
     model, rate, prepare, teacher = Classifier(), CLASSIFIER_RATE, None, None
     if start is not None:
         from model.recogniser.onnx_weights import freeze_norms, load_folded
