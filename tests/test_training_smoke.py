@@ -17,7 +17,9 @@ from model.recogniser.train import main as train  # noqa: E402
 @pytest.fixture(scope="module")
 def scenes(tmp_path_factory):
     folder = tmp_path_factory.mktemp("scenes")
-    write_scenes_for_tests(folder, count=3, size=(320, 240))
+    # a seed whose three small frames show a card whole, for the face reader to learn (seed
+    # 3's showed none once the training split scattered printed pages)
+    write_scenes_for_tests(folder, count=3, size=(320, 240), seed=5)
     return folder
 
 

@@ -2,9 +2,10 @@
 
 The cards of a deal are all one size (two decks of bridge and poker size differ by a tenth),
 and they lie on one plane. For a camera looking at a plane, the inverse of the depth is an
-affine function of the image coordinates, so the scale a card shows in pixels changes as a
-plane over the frame: larger at the near end of a table, smaller at the far end, never
-halved between two neighbours. The locator marks grain in wood, a word of print or a knot in
+affine function of the image coordinates, and a card's scale in pixels follows the inverse
+depth (its tilt to the camera changes slowly too), so that scale changes over the frame nearly
+as a plane: larger at the near end of a table, smaller at the far end, never halved between
+two neighbours. The locator marks grain in wood, a word of print or a knot in
 a cloth's pattern as an index now and then, and the card it predicts around such a mark is
 the mark's size, a quarter to a half of the true cards' around it (a reading's outline is
 drawn from its index's size: ``decode.py``).
@@ -13,8 +14,8 @@ So the cards read surely (REFERENCE_SURE, no check) give the scale: their sizes 
 plane over the frame where there are PLANE_FROM of them, their median where there are fewer
 (a plane fitted to few cards tilts on one of them). A card not among them whose outline
 measures under UNDER_SCALE of that scale at its centre is dropped. Measured (model/README.md,
-What it does): on the 363 real photos 18 of the 40 readings on no card dropped and no card;
-on five busy validation sets 4 of 56 phantoms and no card.
+What it does): on the 363 real photos 18 of the 40 readings on no card (or a second on one)
+dropped, and no card; on five busy validation sets 4 of 56 phantoms, and no card.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ def expected_scales(centres: np.ndarray, scales: np.ndarray, at: np.ndarray) -> 
     of ``at`` [M, 2]: their median with fewer than PLANE_FROM cards, else a plane fitted with
     Huber weights, kept between a quarter of their median and their largest (beyond the sure
     cards, a plane runs on where the table need not)."""
+    # three numbers fitted by reweighted least squares: a robust regressor from a library
+    # (scikit-learn's HuberRegressor) would bring a large dependency to the Pi for them
     middle = float(np.median(scales))
     if len(scales) < PLANE_FROM:
         return np.full(len(at), middle)
