@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from scanner.vision.cards import CardReading
-from scanner.vision.proportion import PLANE_FROM, card_scale, expected_scales, in_proportion
+from scanner.vision.proportion import PLANE_FROM, card_scales, expected_scales, in_proportion
 
 
 def card(x: float, y: float, scale: float, confidence: float = 0.99, check: bool = False):
@@ -15,6 +15,10 @@ def card(x: float, y: float, scale: float, confidence: float = 0.99, check: bool
     polygon = ((x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h))
     index = (x - h, y - h, x - h + scale / 6, y - h + scale / 4)
     return CardReading("KR", confidence, index, polygon, 0.0, check)
+
+
+def card_scale(card: CardReading) -> float:
+    return float(card_scales(np.asarray([card.polygon], np.float64))[0])
 
 
 def from_above(scale: float = 60.0) -> list[CardReading]:

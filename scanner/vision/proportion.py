@@ -43,11 +43,6 @@ def card_scales(outlines: np.ndarray) -> np.ndarray:
     return np.sqrt(0.5 * np.abs(twice))
 
 
-def card_scale(card: CardReading) -> float:
-    """The square root of the area of ``card``'s outline, in frame pixels."""
-    return float(card_scales(np.asarray([card.polygon], np.float64))[0])
-
-
 def expected_scales(centres: np.ndarray, scales: np.ndarray, at: np.ndarray) -> np.ndarray:
     """The card scale the cards at ``centres`` [N, 2] with ``scales`` [N] give at each point
     of ``at`` [M, 2]: their median with fewer than PLANE_FROM cards, else a plane fitted with
