@@ -59,12 +59,12 @@ def _word(rng: np.random.Generator) -> str:
 
 def _line(rng: np.random.Generator, width_px: float, font: int, scale: float) -> str:
     """Words up to ``width_px`` wide, at least one."""
-    words = [_word(rng)]
+    line = _word(rng)
     while True:
-        more = " ".join([*words, _word(rng)])
-        if cv2.getTextSize(more, font, scale, 1)[0][0] > width_px:
-            return " ".join(words)
-        words = more.split(" ")
+        longer = f"{line} {_word(rng)}"
+        if cv2.getTextSize(longer, font, scale, 1)[0][0] > width_px:
+            return line
+        line = longer
 
 
 def _scale_for(font: int, cap_mm: float) -> float:

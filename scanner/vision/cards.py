@@ -649,7 +649,8 @@ def _far_corners(
     fits = g.turned & g.far_corner(FAR_TURN, FAR_RATIO) & _same_code(codes)
     fits &= free[:, None] & free[None, :]
     np.fill_diagonal(fits, False)
-    could = np.flatnonzero(fits.any(axis=0) | fits.any(axis=1))  # every mark: ms a frame
+    # only the marks that could take a far corner are weighed: every mark took ms a frame
+    could = np.flatnonzero(fits.any(axis=0) | fits.any(axis=1))
     inside = could[fan_interior(marks, could)]
     fits[inside, :] = False
     fits[:, inside] = False
