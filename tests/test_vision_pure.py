@@ -265,6 +265,40 @@ def test_two_corners_read_surely_as_two_codes_stay_two_cards():
     assert len(merge_cards(bare, not_an_index="none", min_confidence=0.5, classes=CLASSES)) == 2
 
 
+def test_two_unsure_corners_of_one_card_read_as_two_codes_are_one_card_that_asks_a_check():
+    # a Queen of a narrow deck, its two corners read 0.17 as 10R and 0.15 as QR: counted twice
+    top = index_of((300, 200), 30, "top-left")
+    far = index_of((332, 188), 30, "bottom-right")  # looser than PAIR_TIGHT
+    first = read_as(top, **{"10": 0.17, "QR": 0.16, "KR": 0.15, "8": 0.14, "1": 0.13, "2": 0.13})
+    second = read_as(far, **{"QR": 0.16, "KR": 0.15, "1": 0.14, "2": 0.14, "8": 0.14, "10": 0.13})
+    assert joint_reading(first, second, CLASSES) is None  # neither gives QR 0.2
+
+    def cards(*readings):
+        return merge_cards(readings, not_an_index="none", min_confidence=0.5, classes=CLASSES)
+
+    (card,) = cards(first, second)
+    assert (card.code, card.corners, card.check) == ("QR", 2, True)
+    assert card.confidence == pytest.approx(0.16)  # no surer than the surer corner read it
+    # a corner read surely is a reading of its own: two cards, as they were
+    sure = read_as(top, **{"10": 0.6, "QR": 0.1})
+    assert sorted(card.code for card in cards(sure, second)) == ["10", "QR"]
+    # another unsure mark where a corner's partner could lie: which is the card's is unknown
+    near = index_of((324, 224), 30, "bottom-right")  # looser than PAIR_TIGHT too
+    third = read_as(near, **{"KR": 0.3, "QR": 0.25, "10": 0.2})
+    assert len(cards(first, second, third)) == 3
+    # inside a fan, the card after it covers its far corner (see INTERIOR_REACH); here each
+    # of its neighbours, read at both its corners, is one card already
+    step = 1.5 * top.index_w
+    fan = []
+    for along, code in ((-step, "8"), (step, "2")):
+        mark = beside(top, along)
+        far_corner = index_of((mark.card_x, mark.card_y), 30, "bottom-right")
+        fan += [reading(mark, code, 0.9), reading(far_corner, code, 0.9)]
+    assert len(cards(first, second, *fan)) == 4
+    # without the classes the readings are two cards
+    assert len(merged([first, second])) == 2
+
+
 def test_two_cards_stay_two():
     first = index_of((300, 200), 30, "top-left")
     # another card of the same code a fan step (20 % of its width) along
