@@ -894,6 +894,29 @@ def test_a_read_just_beside_a_small_index_finds_its_card():
     assert inside_first.doubles == ("5B",) and inside_first.missed == ("5B",)
 
 
+def test_a_card_read_at_both_corners_lands_by_its_other_corner_off_a_hidden_index():
+    # a joker on top of a 5B: its narrow word read 3 px beside its quad, on the 5B's hidden
+    # index beneath it; its far corner read where its other index lies
+    under = label_card("5B", 0, visible=(False, False))
+    joker = label_card("JK", 8, visible=(True, True))
+    joker["indices"][0]["quad"] = [[8, 0], [12, 0], [12, 10], [8, 10]]  # 4 px wide
+    labels = {"deck": "standard", "styles": ["classic"], "cards": [under, joker]}
+    beside = read_at("JK", 5, 5, 0.99)
+    alone = score_scene(labels, [beside])
+    assert alone.ignored == 1 and alone.missed == ("JK",)  # one corner: where it lies
+    both = score_scene(labels, [replace(beside, other_corner=(13.0, 105.0))])
+    assert both.exact and both.ignored == 0
+    # a card whose own corner lands on a card that counts keeps it
+    both = score_scene(labels, [replace(read_at("JK", 10, 5), other_corner=(5.0, 5.0))])
+    assert both.exact
+    # nor is a card read already taken from its reading: the hidden card may be the one read
+    twice = score_scene(labels, [read_at("JK", 10, 105), replace(beside, other_corner=(10, 5))])
+    assert twice.exact and twice.ignored == 1
+    # and the other corner counts only where it lands on a card that counts
+    nowhere = score_scene(labels, [replace(beside, other_corner=(300.0, 300.0))])
+    assert nowhere.ignored == 1 and nowhere.missed == ("JK",)
+
+
 def index_read_at(code, x, y, confidence=0.9):
     """An index read as ``code`` at (x, y), before the corners were paired."""
     return IndexReading(

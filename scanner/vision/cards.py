@@ -676,9 +676,10 @@ def _far_corners(
 # less than the recogniser's ``min_confidence`` sure, lying as one card's corners, each the
 # other's only such mark left unpaired and neither inside a fan, are one card, read as the
 # product of their class probabilities names (it asks for a check: no corner read it half
-# sure). Real photos: readings 681 → 677, rank right 646 → 648 of 659 found; the five busy
-# validation sets, the busy test split, one side's tables and the drawn frames as before (one
-# card of 2.5 px read as another code is now missed).
+# sure). Real photos: readings 681 → 677, rank right 646 → 648 of 659 found; busy test split
+# double counts 33 → 31, nothing else changed; the five busy validation sets, one side's
+# tables and the drawn frames as before (one card of 2.5 px read as another code is now
+# missed).
 def _unsure_corners(
     g: _PairGeometry,
     sure: np.ndarray,

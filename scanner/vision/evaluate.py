@@ -114,6 +114,30 @@ def _landing(cards: list[dict], x: float, y: float) -> int | None:
     return best
 
 
+def _by_other_corner(
+    cards: list[dict],
+    countable: Sequence[bool],
+    card: CardReading,
+    landing: int | None,
+    claimed: set[int],
+) -> int | None:
+    """Where a card read at both corners lands: where its index lands (``landing``), unless
+    that is on no card that counts and its other corner's index lies inside the quad of one
+    that does and that no card read lands on (``claimed``, which it then joins). A card is one
+    reading of both its corners: the locator's centre of a narrow index (a joker's word printed
+    down its corner) can lie a few pixels beside its quad, on the half-hidden index of the card
+    beneath it, and the card read right at both corners was counted as read on that hidden card
+    and its own card as missed. A card already read is not taken from its reading so: the
+    hidden card beneath may be the one read, half in view."""
+    if card.other_corner is None or (landing is not None and countable[landing]):
+        return landing
+    other = _landing(cards, *card.other_corner)
+    if other is None or not countable[other] or other in claimed:
+        return landing
+    claimed.add(other)
+    return other
+
+
 def _near(cards: list[dict], x: float, y: float) -> int | None:
     """The labelled card whose index quad lies nearest (x, y), outside by at most ``NEAR`` of
     its short side."""
@@ -197,6 +221,9 @@ def score_scene(
     surest_first = sorted(cards, key=lambda card: -card.confidence)
     centres = [tuple(index_centre(card).tolist()) for card in surest_first]
     landings = [_landing(truth, *centre) for centre in centres]
+    claimed = {at for at in landings if at is not None and countable[at]}
+    for n, card in enumerate(surest_first):
+        landings[n] = _by_other_corner(truth, countable, card, landings[n], claimed)
     # Reads inside a quad land first, so a read beside an index never takes its card from one
     # lying on it.
     order = [n for n, at in enumerate(landings) if at is not None]
