@@ -274,6 +274,11 @@ def test_a_card_of_a_fan_whose_mark_the_locator_lost_is_read_where_its_fan_puts_
     assert found.code == middle.code and found not in cards
     assert math.dist(centre(found), centre(middle)) < 0.3 * max(x1 - x0, y1 - y0)
 
+    # nor in the gaps of a fan not of one rank
+    with monkeypatch.context() as patched:
+        patched.setattr("scanner.vision.recogniser.of_one_rank", lambda fan, deck, sure: False)
+        assert len(recogniser.read(frame).cards) == len(EXPECTED[name]) - 1
+
     # without looking in the fan's gaps, it is missed
     monkeypatch.setattr("scanner.vision.recogniser.fan_gaps", lambda fan, read: [])
     assert len(recogniser.read(frame).cards) == len(EXPECTED[name]) - 1

@@ -10,7 +10,7 @@ from model.recogniser.spec import CLASSES, NOT_AN_INDEX
 from scanner.vision import Recogniser
 from scanner.vision.cards import IndexReading, merge_cards
 from scanner.vision.decode import IndexCandidate
-from scanner.vision.melds import meld_posteriors, read_as_meld, read_with_melds
+from scanner.vision.melds import meld_posteriors, of_one_rank, read_as_meld, read_with_melds
 from tests.test_vision_grouping import card, fan
 
 MIN_CONFIDENCE = 0.5
@@ -269,3 +269,16 @@ def test_a_top_card_s_far_corner_its_meld_reads_again_pairs_with_its_own_index()
     sure = far_corner(fan[-1].index, probabilities(**{"9R": 0.97}), 20.0)
     cards, _ = recogniser._read_with_melds([*fan, sure], merged([*fan, sure]), "standard")
     assert sorted(card.code for card in cards) == ["6B", "6B", "6B", "6R", "6R", "9R"]
+
+
+def test_a_fan_of_many_ranks_is_no_meld_to_look_along():
+    def one_rank(codes, **unsure):
+        cards = [replace(c, confidence=unsure.get(c.code, 0.9)) for c in fan(codes, 100, 100)]
+        return of_one_rank(cards, "standard", MIN_CONFIDENCE)
+
+    assert one_rank("6R 6B 6R") and one_rank("6R 6B 8B 6R")  # a card misread in a meld
+    assert not one_rank("10R KR AB")  # laid in a row, each of its own rank
+    assert not one_rank("5B 8B")  # no rank holds more than half
+    assert one_rank("6R 2B JK 6B") and one_rank("2B JK")  # wild cards aside
+    assert one_rank("10R KR", KR=0.3)  # an unsure reading aside
+    assert one_rank("10R 10B 7 LORD")  # the other deck's readings aside

@@ -29,7 +29,7 @@ from scanner.vision.legibility import (
     advice_for,
     legibility_json,
 )
-from scanner.vision.melds import read_as_meld, read_with_melds
+from scanner.vision.melds import of_one_rank, read_as_meld, read_with_melds
 from scanner.vision.preprocess import (
     check_frame,
     context_crops,
@@ -725,7 +725,8 @@ class Recogniser:
 
         A mark there may have been read and then taken for another card's (a cascade's
         indices of one rank lie one below the other, as a joker's word down its corner does),
-        so only the indices counted as cards keep a place from being read."""
+        so only the indices counted as cards keep a place from being read. Only a meld of one
+        rank is looked along (``of_one_rank``): cards of many ranks laid in a row are no fan."""
         if deck is None or not melds:
             return cards
         c = self.contract
@@ -741,6 +742,7 @@ class Recogniser:
         fan_marks = [
             [marks[card.index_box] for card in fan if card.index_box in marks] for fan in fans
         ]
+        melded = [of_one_rank(fan, deck, c.min_confidence) for fan in fans]
         unread = [reading.index for reading in readings if reading.code == c.not_an_index]
         walk = unread + list(faint)
         unread += [mark for mark in faint if mark.score >= STRAY_HEAT]
@@ -753,6 +755,8 @@ class Recogniser:
             the fans that gained a card."""
             places, homes, grown = [], [], set()
             for n in range(len(fans)) if among is None else sorted(among):
+                if not melded[n]:
+                    continue
                 found = where(n)
                 places += found
                 homes += [n] * len(found)
