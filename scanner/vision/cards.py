@@ -650,17 +650,33 @@ def _far_corners(
     (see FAR_TURN): turned about 180°, FAR_TURN degrees down from its reading direction, at
     FAR_RATIO times the distance both predict to their card centres; a mark of ``marks`` inside
     a fan (``fan_interior``) has no far corner in view."""
-    free = np.ones(len(codes), bool)
+    fits = g.turned & g.far_corner(FAR_TURN, FAR_RATIO) & _same_code(codes) & _free(paired, codes)
+    return _only_partners(fits, marks)
+
+
+def _free(paired: set[int], marks: Sequence) -> np.ndarray:
+    """[i, j]: whether neither mark i nor mark j of ``marks`` is in ``paired``, and i ≠ j."""
+    free = np.ones(len(marks), bool)
     free[list(paired)] = False
-    fits = g.turned & g.far_corner(FAR_TURN, FAR_RATIO) & _same_code(codes)
-    fits &= free[:, None] & free[None, :]
-    np.fill_diagonal(fits, False)
-    # only the marks that could take a far corner are weighed: every mark took ms a frame
+    both = free[:, None] & free[None, :]
+    np.fill_diagonal(both, False)
+    return both
+
+
+def _only_partners(
+    fits: np.ndarray, marks: Sequence[IndexCandidate], options: np.ndarray | None = None
+) -> dict[int, int]:
+    """The pairs (earlier → later) ``fits`` [i, j] allows whose two marks are each the other's
+    only partner (by ``options``, each mark's count of partners; by default those ``fits``
+    leaves), neither of them inside a fan (``fan_interior``)."""
+    # only the marks that could pair are weighed: every mark took ms a frame
     could = np.flatnonzero(fits.any(axis=0) | fits.any(axis=1))
     inside = could[fan_interior(marks, could)]
+    fits = fits.copy()
     fits[inside, :] = False
     fits[:, inside] = False
-    options = fits.sum(axis=1)
+    if options is None:
+        options = fits.sum(axis=1)
     rows, cols = np.nonzero(np.triu(fits, 1))
     return {
         int(i): int(j)
@@ -691,24 +707,10 @@ def _unsure_corners(
     than ``min_confidence`` sure (``sure``), lying as one card's two corners (turned about
     180°, predicting centres within PAIR_DISTANCE, or each where the other's card's far corner
     lies), each the other's only such mark among those left unpaired; none inside a fan."""
-    free = np.ones(len(sure), bool)
-    free[list(paired)] = False
     corners = (g.error <= PAIR_DISTANCE) | g.opposite() | g.far_corner(FAR_TURN, FAR_RATIO)
-    fits = g.turned & corners & free[:, None] & free[None, :]
-    np.fill_diagonal(fits, False)
-    options = fits.sum(axis=1)
+    fits = g.turned & corners & _free(paired, marks)
     unsure = sure < min_confidence
-    fits &= unsure[:, None] & unsure[None, :]
-    could = np.flatnonzero(fits.any(axis=1))
-    inside = could[fan_interior(marks, could)]
-    fits[inside, :] = False
-    fits[:, inside] = False
-    rows, cols = np.nonzero(np.triu(fits, 1))
-    return {
-        int(i): int(j)
-        for i, j in zip(rows, cols, strict=True)
-        if options[i] == 1 and options[j] == 1
-    }
+    return _only_partners(fits & unsure[:, None] & unsure[None, :], marks, fits.sum(axis=1))
 
 
 def unsure_reading(
