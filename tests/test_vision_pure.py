@@ -901,19 +901,19 @@ def test_a_card_read_at_both_corners_lands_by_its_other_corner_off_a_hidden_inde
     joker = label_card("JK", 8, visible=(True, True))
     joker["indices"][0]["quad"] = [[8, 0], [12, 0], [12, 10], [8, 10]]  # 4 px wide
     labels = {"deck": "standard", "styles": ["classic"], "cards": [under, joker]}
-    beside = read_at("JK", 5, 5, 0.99)
-    alone = score_scene(labels, [beside])
+    off = read_at("JK", 5, 5, 0.99)
+    alone = score_scene(labels, [off])
     assert alone.ignored == 1 and alone.missed == ("JK",)  # one corner: where it lies
-    both = score_scene(labels, [replace(beside, other_corner=(13.0, 105.0))])
+    both = score_scene(labels, [replace(off, other_corner=(13.0, 105.0))])
     assert both.exact and both.ignored == 0
     # a card whose own corner lands on a card that counts keeps it
     both = score_scene(labels, [replace(read_at("JK", 10, 5), other_corner=(5.0, 5.0))])
     assert both.exact
     # nor is a card read already taken from its reading: the hidden card may be the one read
-    twice = score_scene(labels, [read_at("JK", 10, 105), replace(beside, other_corner=(10, 5))])
+    twice = score_scene(labels, [read_at("JK", 10, 105), replace(off, other_corner=(10, 5))])
     assert twice.exact and twice.ignored == 1
     # and the other corner counts only where it lands on a card that counts
-    nowhere = score_scene(labels, [replace(beside, other_corner=(300.0, 300.0))])
+    nowhere = score_scene(labels, [replace(off, other_corner=(300.0, 300.0))])
     assert nowhere.ignored == 1 and nowhere.missed == ("JK",)
 
 

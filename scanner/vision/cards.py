@@ -510,7 +510,9 @@ def merge_cards(
     pair as one code's do, and the card takes the code they agree on. Given the frame's
     ``bounds`` (width, height), a card is not placed by a corner the frame's edge cuts. A
     mark of heat under ``faint_below`` lying between two clear marks of its code along their
-    fan is a second mark of one of their indices (``_between_clear``)."""
+    fan is a second mark of one of their indices (``_between_clear``). Given ``classes`` too,
+    two corners both read less than ``min_confidence`` sure, as two codes, lying as one card's
+    corners and each the other's only partner, are one card (``_unsure_corners``)."""
     ordered = sorted((r for r in readings if r.code != not_an_index), key=lambda r: -r.confidence)
     firsts = _firsts([r.index for r in ordered], [r.code for r in ordered])
     unique = [reading for reading, kept in zip(ordered, firsts, strict=True) if kept]
@@ -540,7 +542,7 @@ def merge_cards(
     if classes is not None:
         lone = set(absorbed) | set(absorbed.values())
         for kept, gone in _unsure_corners(geometry, sure, lone, marks_read, min_confidence).items():
-            named = unsure_reading(unique[kept], unique[gone], classes, not_an_index)
+            named = _unsure_reading(unique[kept], unique[gone], classes, not_an_index)
             if named is not None:
                 absorbed[kept], joint[kept, gone] = gone, named
     disputed = {
@@ -650,13 +652,15 @@ def _far_corners(
     (see FAR_TURN): turned about 180°, FAR_TURN degrees down from its reading direction, at
     FAR_RATIO times the distance both predict to their card centres; a mark of ``marks`` inside
     a fan (``fan_interior``) has no far corner in view."""
-    fits = g.turned & g.far_corner(FAR_TURN, FAR_RATIO) & _same_code(codes) & _free(paired, codes)
+    fits = g.turned & g.far_corner(FAR_TURN, FAR_RATIO) & _same_code(codes)
+    fits &= _free(paired, len(codes))
     return _only_partners(fits, marks)
 
 
-def _free(paired: set[int], marks: Sequence) -> np.ndarray:
-    """[i, j]: whether neither mark i nor mark j of ``marks`` is in ``paired``, and i ≠ j."""
-    free = np.ones(len(marks), bool)
+def _free(paired: set[int], count: int) -> np.ndarray:
+    """[i, j] over ``count`` marks: whether neither mark i nor mark j is in ``paired``, and
+    i ≠ j."""
+    free = np.ones(count, bool)
     free[list(paired)] = False
     both = free[:, None] & free[None, :]
     np.fill_diagonal(both, False)
@@ -708,12 +712,12 @@ def _unsure_corners(
     180°, predicting centres within PAIR_DISTANCE, or each where the other's card's far corner
     lies), each the other's only such mark among those left unpaired; none inside a fan."""
     corners = (g.error <= PAIR_DISTANCE) | g.opposite() | g.far_corner(FAR_TURN, FAR_RATIO)
-    fits = g.turned & corners & _free(paired, marks)
+    fits = g.turned & corners & _free(paired, len(marks))
     unsure = sure < min_confidence
     return _only_partners(fits & unsure[:, None] & unsure[None, :], marks, fits.sum(axis=1))
 
 
-def unsure_reading(
+def _unsure_reading(
     first: IndexReading, second: IndexReading, classes: Sequence[str], not_an_index: str
 ) -> tuple[str, float, np.ndarray] | None:
     """The card two unsure readings of its two corners name together: the likeliest card by
