@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -85,3 +87,16 @@ def test_a_small_sure_card_is_kept():
     sure = from_above()
     small = card(900, 900, 20, confidence=0.95)
     assert small in in_proportion([*sure, small])
+
+
+def test_without_sure_cards_a_card_read_at_both_corners_gives_the_scale():
+    # a lone card read unsurely at both corners, and a spot on a rug read as a King beside it
+    whole = replace(card(300, 300, 100, confidence=0.37, check=True), corners=2)
+    dot = card(600, 300, 46, confidence=0.33, check=True)
+    assert in_proportion([whole, dot]) == (whole,)
+    # read at one corner only, it is no surer a card than the dot
+    alone = replace(whole, corners=1)
+    assert in_proportion([alone, dot]) == (alone, dot)
+    # a sure card, where there is one, gives the scale as before
+    sure = card(900, 300, 50)
+    assert in_proportion([whole, dot, sure]) == (whole, dot, sure)
