@@ -427,18 +427,33 @@ def joint_reading(
     """The code two readings of one card agree on, how sure, and the class probabilities read
     together (the product of theirs, normalised): None unless that code is one of the two read
     and each reading gives it at least JOINT_SURE."""
-    if first.probabilities is None or second.probabilities is None:
+    together = _read_together(first, second)
+    if together is None:
         return None
-    product = first.probabilities * second.probabilities
-    best = int(np.argmax(product))
+    best, sure, shares = together
     code = classes[best]
     each = min(float(first.probabilities[best]), float(second.probabilities[best]))
     if code not in (first.code, second.code) or each < JOINT_SURE:
         return None
+    return code, sure, shares
+
+
+def _read_together(
+    first: IndexReading, second: IndexReading, leave_out: int | None = None
+) -> tuple[int, float, np.ndarray] | None:
+    """The class two readings of one card name together (the likeliest by the product of their
+    class probabilities, the class numbered ``leave_out`` aside), how sure, and that product
+    normalised; None where either reading has no probabilities."""
+    if first.probabilities is None or second.probabilities is None:
+        return None
+    product = first.probabilities * second.probabilities
+    if leave_out is not None:
+        product[leave_out] = 0.0
+    best = int(np.argmax(product))
     # no surer than the surer corner read it: two corners of one card, printed alike and
     # blurred alike, do not fail independently
     sure = max(float(first.probabilities[best]), float(second.probabilities[best]))
-    return code, sure, product / float(product.sum())
+    return best, sure, product / max(float(product.sum()), 1e-12)
 
 
 def _same_code(codes: Sequence[str]) -> np.ndarray:
@@ -541,10 +556,12 @@ def merge_cards(
     )
     if classes is not None:
         lone = set(absorbed) | set(absorbed.values())
+        none = list(classes).index(not_an_index)
         for kept, gone in _unsure_corners(geometry, sure, lone, marks_read, min_confidence).items():
-            named = _unsure_reading(unique[kept], unique[gone], classes, not_an_index)
-            if named is not None:
-                absorbed[kept], joint[kept, gone] = gone, named
+            together = _read_together(unique[kept], unique[gone], leave_out=none)
+            if together is not None:  # read as the card both name, "not an index" aside
+                best, sure_of, shares = together
+                absorbed[kept], joint[kept, gone] = gone, (classes[best], sure_of, shares)
     disputed = {
         kept
         for kept, gone in absorbed.items()
@@ -715,20 +732,6 @@ def _unsure_corners(
     fits = g.turned & corners & _free(paired, len(marks))
     unsure = sure < min_confidence
     return _only_partners(fits & unsure[:, None] & unsure[None, :], marks, fits.sum(axis=1))
-
-
-def _unsure_reading(
-    first: IndexReading, second: IndexReading, classes: Sequence[str], not_an_index: str
-) -> tuple[str, float, np.ndarray] | None:
-    """The card two unsure readings of its two corners name together: the likeliest card by
-    the product of their class probabilities, no surer than the surer corner read it."""
-    if first.probabilities is None or second.probabilities is None:
-        return None
-    product = first.probabilities * second.probabilities
-    product[list(classes).index(not_an_index)] = 0.0
-    best = int(np.argmax(product))
-    sure = max(float(first.probabilities[best]), float(second.probabilities[best]))
-    return classes[best], sure, product / max(float(product.sum()), 1e-12)
 
 
 # A faint mark (heat under the locator's peak threshold, counted because it was read at least
