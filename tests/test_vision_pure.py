@@ -803,6 +803,28 @@ def test_recall_is_split_by_the_largest_visible_index():
     assert bins["10-14 px"] == {"cards": 1, "recall": 0.0}
 
 
+def test_exact_scenes_are_split_by_their_smallest_card():
+    small = label_card("5B", 0)
+    small["indices"][0]["quad"] = [[0, 0], [5, 0], [5, 9], [0, 9]]  # 5 px on its short side
+    large = label_card("9R", 50)  # 10 px
+    labels = {"deck": "standard", "styles": ["classic"]}
+    both_right = score_scene(
+        {**labels, "cards": [small, large]}, [read_at("5B", 2, 4), read_at("9R", 55, 5)]
+    )
+    small_misread = score_scene(
+        {**labels, "cards": [small, large]}, [read_at("6B", 2, 4), read_at("9R", 55, 5)]
+    )
+    large_only = score_scene({**labels, "cards": [large]}, [read_at("9R", 55, 5)])
+    no_cards = score_scene({**labels, "cards": []}, [])
+    bins = report([both_right, small_misread, large_only, no_cards])["exact_by_smallest_index"]
+    assert list(bins) == ["<6 px", "6-8 px", "8-10 px", "10-14 px", "≥14 px"]
+    # a scene counts once, by its smallest card, whatever its larger cards measure
+    assert bins["<6 px"] == {"scenes": 2, "exact_scenes": 0.5}
+    assert bins["10-14 px"] == {"scenes": 1, "exact_scenes": 1.0}
+    assert bins["6-8 px"] == {"scenes": 0, "exact_scenes": None}
+    assert sum(part["scenes"] for part in bins.values()) == 3  # the scene without cards: none
+
+
 def read_at(code, x, y, confidence=0.9):
     box = (x - 2, y - 2, x + 2, y + 2)
     return CardReading(code, confidence, box, ((0, 0), (1, 0), (1, 1), (0, 1)), 0.0, False)

@@ -455,6 +455,13 @@ def print_figures(figures: dict) -> None:
     ]
     if by_size:
         print("recall by index size (its short side): " + ", ".join(by_size))
+    by_smallest = [
+        f"{label} {_percent(part['exact_scenes'])} of {part['scenes']:,}"
+        for label, part in figures["exact_by_smallest_index"].items()
+        if part["scenes"]
+    ]
+    if by_smallest:
+        print("scenes read exactly, by their smallest card's index: " + ", ".join(by_smallest))
     tables = [
         f"{name} {part['errors']} in {_count(part['scenes'], 'scene')}"
         for name, part in list(figures["by_table"].items())[:5]

@@ -290,6 +290,19 @@ def recall_by_size(scores: Sequence[SceneScore]) -> dict[str, dict]:
     return result
 
 
+def exact_by_smallest_index(scores: Sequence[SceneScore]) -> dict[str, dict]:
+    """Per bin of index sizes (see SIZE_EDGES): the scenes whose smallest countable card lies
+    in it, and the share of them read exactly. One card too small to read keeps a whole scene
+    from being exact, so this shows how far a split's exact scenes are bound by its smallest
+    cards rather than by the many it reads well. Scenes with no countable card are left out."""
+    smallest = [(min(size for size, _ in s.sizes), s.exact) for s in scores if s.sizes]
+    result = {}
+    for label, low, high in size_bins():
+        inside = [exact for size, exact in smallest if low <= size < high]
+        result[label] = {"scenes": len(inside), "exact_scenes": _share(sum(inside), len(inside))}
+    return result
+
+
 def summarise(scores: Sequence[SceneScore]) -> dict:
     """The figures for a set of scenes, ready for JSON."""
     found = [pair for score in scores for pair in score.found]
@@ -327,8 +340,9 @@ def summarise(scores: Sequence[SceneScore]) -> dict:
 
 
 def report(scores: Sequence[SceneScore]) -> dict:
-    """All scenes, then split by whether their card designs were held out of training, and by
-    whether the players would be told the cards look too small (``legibility.py``).
+    """All scenes, then split by whether their card designs were held out of training, by
+    whether the players would be told the cards look too small (``legibility.py``), by the
+    size of each scene's smallest card, and by table.
     Per-class recall counts a card when it was found and read right."""
     result = summarise(scores)
     result["by_styles"] = {
@@ -342,6 +356,7 @@ def report(scores: Sequence[SceneScore]) -> dict:
     }
     for part in (*result["by_styles"].values(), *result["by_legibility"].values()):
         del part["per_class_recall"], part["recall_by_index_size"]
+    result["exact_by_smallest_index"] = exact_by_smallest_index(scores)
     result["by_table"] = by_table(scores)
     return result
 
