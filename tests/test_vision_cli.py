@@ -259,6 +259,8 @@ def test_eval_scores_a_synth_folder(cli, models, tmp_path):
         "eval", scenes, "--models", models, "--limit", "1", "--confusion", tmp_path / "c.png"
     )
     assert shown.code == 0 and "1 scene," in shown.out and "recall" in shown.out
+    assert "recall by index size (its short side): " in shown.out
+    assert "scenes read exactly, by their smallest card's index: " in shown.out
     assert (tmp_path / "c.png").exists()
 
 

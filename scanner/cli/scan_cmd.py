@@ -426,6 +426,17 @@ def _percent(value: float | None) -> str:
     return "–" if value is None else f"{value:.1%}"
 
 
+def _print_bins(title: str, bins: dict[str, dict], share: str, count: str) -> None:
+    """One line: each bin of index sizes that holds anything, its share of ``count``."""
+    shown = [
+        f"{label} {_percent(part[share])} of {part[count]:,}"
+        for label, part in bins.items()
+        if part[count]
+    ]
+    if shown:
+        print(f"{title}: " + ", ".join(shown))
+
+
 def print_figures(figures: dict) -> None:
     parts = [
         ("all scenes", figures),
@@ -448,20 +459,15 @@ def print_figures(figures: dict) -> None:
             f"{_percent(accuracy['standard'])}, special {_percent(accuracy['special'])}); "
             f"scenes read exactly {_percent(part['exact_scenes'])}"
         )
-    by_size = [
-        f"{label} {_percent(part['recall'])} of {part['cards']:,}"
-        for label, part in figures["recall_by_index_size"].items()
-        if part["cards"]
-    ]
-    if by_size:
-        print("recall by index size (its short side): " + ", ".join(by_size))
-    by_smallest = [
-        f"{label} {_percent(part['exact_scenes'])} of {part['scenes']:,}"
-        for label, part in figures["exact_by_smallest_index"].items()
-        if part["scenes"]
-    ]
-    if by_smallest:
-        print("scenes read exactly, by their smallest card's index: " + ", ".join(by_smallest))
+    _print_bins(
+        "recall by index size (its short side)", figures["recall_by_index_size"], "recall", "cards"
+    )
+    _print_bins(
+        "scenes read exactly, by their smallest card's index",
+        figures["exact_by_smallest_index"],
+        "exact_scenes",
+        "scenes",
+    )
     tables = [
         f"{name} {part['errors']} in {_count(part['scenes'], 'scene')}"
         for name, part in list(figures["by_table"].items())[:5]
