@@ -280,14 +280,19 @@ def size_bins(edges: Sequence[float] = SIZE_EDGES) -> list[tuple[str, float, flo
     return [(label, bounds[n], bounds[n + 1]) for n, label in enumerate(labels)]
 
 
-def recall_by_size(scores: Sequence[SceneScore]) -> dict[str, dict]:
-    """Per bin of index sizes (see SIZE_EDGES): how many countable cards, and the share found."""
-    sizes = [pair for score in scores for pair in score.sizes]
+def _by_size(pairs: Sequence[tuple[float, bool]], count: str, share: str) -> dict[str, dict]:
+    """Per bin of index sizes (see SIZE_EDGES): how many of ``pairs`` (size, yes or no) lie in
+    it, as ``count``, and the share of them that are yes, as ``share``."""
     result = {}
     for label, low, high in size_bins():
-        inside = [found for size, found in sizes if low <= size < high]
-        result[label] = {"cards": len(inside), "recall": _share(sum(inside), len(inside))}
+        inside = [yes for size, yes in pairs if low <= size < high]
+        result[label] = {count: len(inside), share: _share(sum(inside), len(inside))}
     return result
+
+
+def recall_by_size(scores: Sequence[SceneScore]) -> dict[str, dict]:
+    """Per bin of index sizes (see SIZE_EDGES): how many countable cards, and the share found."""
+    return _by_size([pair for score in scores for pair in score.sizes], "cards", "recall")
 
 
 def exact_by_smallest_index(scores: Sequence[SceneScore]) -> dict[str, dict]:
@@ -296,11 +301,7 @@ def exact_by_smallest_index(scores: Sequence[SceneScore]) -> dict[str, dict]:
     from being exact, so this shows how far a split's exact scenes are bound by its smallest
     cards rather than by the many it reads well. Scenes with no countable card are left out."""
     smallest = [(min(size for size, _ in s.sizes), s.exact) for s in scores if s.sizes]
-    result = {}
-    for label, low, high in size_bins():
-        inside = [exact for size, exact in smallest if low <= size < high]
-        result[label] = {"scenes": len(inside), "exact_scenes": _share(sum(inside), len(inside))}
-    return result
+    return _by_size(smallest, "scenes", "exact_scenes")
 
 
 def summarise(scores: Sequence[SceneScore]) -> dict:
