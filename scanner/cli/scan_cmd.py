@@ -114,6 +114,14 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         help="cards mode and photos: read the cards as lying loose, not in melds of one rank "
         "each (by default a meld's unsure cards are read as the rest of it reads)",
     )
+    evaluate.add_argument(
+        "--readings",
+        type=Path,
+        metavar="FILE.jsonl",
+        help="write what was read in every scene or photo, one JSON line each, in the order "
+        "read (its cards, and in cards mode the deck and scale; no timings): two versions of "
+        "the recogniser read alike where their files are equal",
+    )
     add_model_arguments(evaluate)
     evaluate.set_defaults(run=run_eval)
 
@@ -317,6 +325,8 @@ def run_eval(args: argparse.Namespace) -> int:
     photos = not scene_files(args.folder, 1)
     if args.errors is not None and (photos or args.mode == "table"):
         raise CommandError("--errors lists the cards of synthetic scenes: use it in cards mode")
+    if args.readings is not None:
+        write_errors(args.readings, ())  # a path it cannot write is said before reading
     if photos:
         return run_photo_eval(args)
     if args.mode == "table":
@@ -328,9 +338,12 @@ def run_eval(args: argparse.Namespace) -> int:
         write_errors(args.errors, ())  # a path it cannot write is said before the scenes are read
     recogniser = load_recogniser(args)
     try:
-        scores = evaluate_folder(
-            args.folder, lambda frame: recogniser.read(frame, melds=args.melds), args.limit
-        )
+        with ReadingsLog(args.readings) as readings:
+            scores = evaluate_folder(
+                args.folder,
+                lambda frame: readings.kept(recogniser.read(frame, melds=args.melds)),
+                args.limit,
+            )
         write_image(confusion, draw_confusion(scores))
     except ImageError as error:
         raise CommandError(str(error)) from None
@@ -348,6 +361,41 @@ def run_eval(args: argparse.Namespace) -> int:
     else:
         print_figures(figures)
     return EXIT_OK
+
+
+class ReadingsLog:
+    """``eval --readings``: each reading as one JSON line, without its timings, written as it
+    is read; nothing where no path was given."""
+
+    def __init__(self, path: Path | None) -> None:
+        self._path = path
+        self._out = None
+
+    def __enter__(self) -> ReadingsLog:
+        if self._path is not None:
+            try:
+                self._out = self._path.open("w", encoding="utf-8")
+            except OSError as error:
+                raise CommandError(
+                    f"{self._path}: cannot write the readings ({error.strerror})"
+                ) from None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._out is not None:
+            self._out.close()
+
+    def kept(self, reading):
+        """``reading`` (a Reading or a sequence of cards), written down."""
+        if self._out is not None:
+            if isinstance(reading, tuple | list):
+                line = {"cards": [card.as_json() for card in reading]}
+            else:
+                line = {
+                    key: value for key, value in reading.as_json().items() if key != "timing_ms"
+                }
+            self._out.write(json.dumps(line, sort_keys=True) + "\n")
+        return reading
 
 
 def write_errors(path: Path, lines: Iterable[dict]) -> None:
@@ -368,9 +416,13 @@ def run_table_eval(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     recogniser = load_recogniser(args)
     try:
-        scores = evaluate_tables(
-            args.folder, lambda frame, deck: recogniser.read(frame, deck).cards, rules, args.limit
-        )
+        with ReadingsLog(args.readings) as readings:
+            scores = evaluate_tables(
+                args.folder,
+                lambda frame, deck: readings.kept(recogniser.read(frame, deck).cards),
+                rules,
+                args.limit,
+            )
     except (json.JSONDecodeError, KeyError) as error:
         raise CommandError(
             f"{args.folder}: a label file is not a handfoot-scene/1 file ({error})"
@@ -404,9 +456,10 @@ def run_photo_eval(args: argparse.Namespace) -> int:
             "photos with Pascal VOC labels"
         )
     recogniser = load_recogniser(args)
-    figures = evaluate_photos(
-        args.folder, lambda frame: recogniser.read(frame, melds=args.melds).cards
-    )
+    with ReadingsLog(args.readings) as readings:
+        figures = evaluate_photos(
+            args.folder, lambda frame: readings.kept(recogniser.read(frame, melds=args.melds).cards)
+        )
     if args.json:
         print_json(figures)
     else:
