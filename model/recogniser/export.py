@@ -4,7 +4,9 @@ plus the JSON the inference code reads and an image of the training curves."""
 from __future__ import annotations
 
 import json
+import subprocess
 import warnings
+from datetime import UTC, datetime
 from pathlib import Path
 
 import cv2
@@ -14,6 +16,8 @@ import torch
 from model.recogniser import spec
 
 PARITY_TOLERANCE = 1e-4
+# A trained model is a development model until someone names its version (model/README.md).
+DEFAULT_VERSION = "dev"
 
 
 class ParityError(RuntimeError):
@@ -78,13 +82,33 @@ def export_locator(work: Path, out: Path, kind: str = "locator") -> Path:
     ``load_trained``), as ``out/locator.onnx``: for mining the classifier's samples before the
     classifier exists, or the locator the `tune` or `fold` stage taught ("locator-tuned",
     "locator-folded")."""
-    from model.recogniser.train import load_trained
+    from model.recogniser.loop import load_trained
 
     _export_locator(load_trained(kind, work), out)
     return out / "locator.onnx"
 
 
-def export_models(locator, classifier, out: Path) -> dict:
+def provenance(version: str = DEFAULT_VERSION) -> dict:
+    """What ``recogniser.json`` says of the models beside it: ``version``, ``trained_at``
+    (today's date, ISO) and ``commit`` (the repository's ``git rev-parse --short HEAD``, None
+    without git or a repository)."""
+    try:
+        run = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+        commit = run.stdout.strip() if run.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        commit = None
+    today = datetime.now(UTC).date().isoformat()
+    return {"version": version, "trained_at": today, "commit": commit or None}
+
+
+def export_models(locator, classifier, out: Path, version: str = DEFAULT_VERSION) -> dict:
     _export_locator(locator, out)
     classifier.eval()
     _export(
@@ -100,6 +124,7 @@ def export_models(locator, classifier, out: Path) -> dict:
         if name.isupper() and isinstance(getattr(spec, name), int | float | str | tuple)
     }
     meta = {k: list(v) if isinstance(v, tuple) else v for k, v in meta.items()}
+    meta = {**provenance(version), **meta}
     (out / "recogniser.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     return meta
 
@@ -109,7 +134,7 @@ def _export_crops(
 ) -> Path:
     """The trained ``kind`` model, which reads crops of ``size`` (height, width) px, as
     ``out/<kind>.onnx`` (``names``: its input and output)."""
-    from model.recogniser.train import load_trained
+    from model.recogniser.loop import load_trained
 
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{kind}.onnx"
@@ -142,13 +167,13 @@ def export_wider(work: Path, out: Path) -> Path:
     return _export_crops("wider", size, ("crops", "logits"), work, out)
 
 
-def export_all(work: Path, out: Path) -> None:
-    from model.recogniser.train import load_trained
+def export_all(work: Path, out: Path, version: str = DEFAULT_VERSION) -> None:
+    from model.recogniser.loop import load_trained
 
     # the fine locator where it was grown, else one tuned from a shipped one, else the plain one
     kinds = ("locator-grown", "locator-tuned", "locator")
     locator = next((k for k in kinds if (work / f"{k}.ckpt").exists()), "locator")
-    export_models(load_trained(locator, work), load_trained("classifier", work), out)
+    export_models(load_trained(locator, work), load_trained("classifier", work), out, version)
     if (work / "verifier.ckpt").exists():
         export_verifier(work, out)
     if (work / "refiner.ckpt").exists():
