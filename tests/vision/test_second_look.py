@@ -1,0 +1,143 @@
+"""A frame in which no card is read, looked at again at other sizes
+(``scanner/vision/second_look.py``): the factors, the cards kept, and two real photos read
+through the shipped models."""
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import scanner.vision.recogniser as recogniser_module
+from scanner.vision.cards import CardReading
+from scanner.vision.recogniser import Recogniser
+from scanner.vision.second_look import (
+    LARGE_FRAME_SCALES,
+    SECOND_LOOK_SCALES,
+    second_look_factors,
+    standing,
+)
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "vision" / "second_look"
+MOST = 8_000_000
+
+
+def test_a_small_photo_is_looked_at_again_at_each_scale():
+    assert second_look_factors((504, 378), MOST) == SECOND_LOOK_SCALES == (1.6, 2.0)
+
+
+def test_a_second_look_stays_within_the_pixels_a_frame_may_grow_to():
+    frame = (1000, 750)
+    room = np.sqrt(1_000_000 * 2 / (1000 * 750))  # 1.63: the first scale fits, the second not
+    assert second_look_factors(frame, 2_000_000) == pytest.approx((1.6, room))
+    # room for less than the first scale: looked at once, as large as it may grow
+    assert second_look_factors(frame, 1_000_000) == pytest.approx((np.sqrt(1 / 0.75),))
+    assert second_look_factors(frame, 700_000) == ()
+
+
+def test_a_large_frame_is_looked_at_again_smaller():
+    assert second_look_factors((1280, 960), MOST) == LARGE_FRAME_SCALES == (0.5, 0.33)
+    assert second_look_factors((999, 1000), MOST) == SECOND_LOOK_SCALES
+    # never smaller than SMALLEST_SIDE on the short side
+    assert second_look_factors((2000, 500), MOST) == (0.5,)
+    assert second_look_factors((5000, 300), MOST) == ()
+
+
+def card(code: str, check: bool) -> CardReading:
+    square = ((0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0))
+    return CardReading(code, 0.9 if not check else 0.3, (0, 0, 5, 5), square, 0.0, check)
+
+
+def test_a_second_look_keeps_only_the_cards_read_without_a_check():
+    assert [c.code for c in standing([card("9R", False), card("QB", True), card("AB", False)])] == [
+        "9R",
+        "AB",
+    ]
+
+
+def _labelled_cards(label: Path) -> list[tuple[str, tuple[float, float, float, float]]]:
+    cards = []
+    for thing in ET.parse(label).getroot().iter("object"):
+        box = thing.find("bndbox")
+        corners = tuple(float(box.find(k).text) for k in ("xmin", "ymin", "xmax", "ymax"))
+        cards.append((thing.find("name").text, corners))
+    return cards
+
+
+def _inside(card: CardReading, box: tuple[float, float, float, float]) -> bool:
+    x0, y0, x1, y1 = card.index_box
+    return box[0] <= (x0 + x1) / 2 <= box[2] and box[1] <= (y0 + y1) / 2 <= box[3]
+
+
+def test_a_card_lying_alone_that_nothing_marks_is_read_on_a_second_look(monkeypatch):
+    """A real phone photo (``fixtures/vision/second_look``): a nine of hearts alone on a
+    carpet. Read as it comes and scaled by 1.6, no card; scaled by 2, the nine, read without a
+    check, its index on the card, in the photo's own pixels."""
+    [(rank, box)] = _labelled_cards(FIXTURE / "IMG_2511.xml")
+    assert rank == "nine"
+    photo = cv2.imread(str(FIXTURE / "IMG_2511.JPG"))[:, :, ::-1].copy()
+    recogniser = Recogniser.load(threads=1)
+
+    reading = recogniser.read(photo)
+    assert [c.code for c in reading.cards] == ["9R"]
+    assert not reading.cards[0].check
+    assert reading.scale == pytest.approx(2.0)
+    assert _inside(reading.cards[0], box)
+
+    monkeypatch.setattr(recogniser_module, "second_look_factors", lambda size, most, looked: ())
+    assert recogniser.read(photo).cards == ()
+
+
+def test_cards_larger_than_the_locator_learnt_are_read_on_a_smaller_look(monkeypatch):
+    """A real photo of a nine and an ace of hearts (``fixtures/vision/second_look``) scaled up
+    three times, as a phone photo of a few cards close up shows them: no card is read as it
+    comes, and both at half the size, each index on its card, in the frame's own pixels."""
+    photo = cv2.imread(str(FIXTURE / "IMG_2598.JPG"))[:, :, ::-1]
+    large = np.ascontiguousarray(cv2.resize(photo, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC))
+    boxes = {
+        rank: tuple(3 * v for v in box) for rank, box in _labelled_cards(FIXTURE / "IMG_2598.xml")
+    }
+    recogniser = Recogniser.load(threads=1)
+
+    reading = recogniser.read(large)
+    assert sorted(c.code for c in reading.cards) == ["9R", "AR"]
+    assert reading.scale == pytest.approx(0.5)
+    by_code = {c.code: c for c in reading.cards}
+    assert _inside(by_code["9R"], boxes["nine"]) and _inside(by_code["AR"], boxes["ace"])
+
+    monkeypatch.setattr(recogniser_module, "second_look_factors", lambda size, most, looked: ())
+    assert recogniser.read(large).cards == ()
+
+
+def test_an_empty_table_is_looked_at_again_larger_or_smaller_by_the_frames_size(monkeypatch):
+    """Nothing to read in a small photo: both larger looks are taken, and their time is
+    counted; a camera's frame of the same empty table is looked at again smaller."""
+    scaled = []
+    real = recogniser_module.scaled_frame
+
+    def recording(frame, factor):
+        scaled.append(round(factor, 3))
+        return real(frame, factor)
+
+    monkeypatch.setattr(recogniser_module, "scaled_frame", recording)
+    totals = []
+    one_reading = Recogniser._read_scaled
+
+    def timed(self, *args):
+        reading = one_reading(self, *args)
+        totals.append(reading.timing_ms["total"])
+        return reading
+
+    monkeypatch.setattr(Recogniser, "_read_scaled", timed)
+    table = np.full((378, 504, 3), (40, 110, 60), np.uint8)  # plain green felt
+    reading = Recogniser.load(threads=1).read(table)
+    assert reading.cards == ()
+    assert scaled == [1.6, 2.0]
+    assert reading.scale == 1.0
+    assert len(totals) == 3 and reading.timing_ms["total"] == pytest.approx(sum(totals))
+
+    scaled.clear()
+    camera = np.full((960, 1280, 3), (40, 110, 60), np.uint8)
+    assert Recogniser.load(threads=1).read(camera).cards == ()
+    assert scaled == [0.5, 0.33]  # a camera's frame of the table, smaller
