@@ -15,6 +15,7 @@ from scanner.camera.quality import BLURRED_MESSAGE, DARK_MESSAGE, measure
 SIZES = [(1280, 960)] * 10 + [(2304, 1296), (1640, 1232)]
 
 
+# Rendering these twelve scenes takes seconds: the tests that use them are marked slow.
 @pytest.fixture(scope="module")
 def scenes() -> list[np.ndarray]:
     return [
@@ -30,11 +31,13 @@ def motion_blur(image: np.ndarray, length: int, degrees: float) -> np.ndarray:
     return cv2.filter2D(image, -1, kernel / kernel.sum())
 
 
+@pytest.mark.slow
 def test_clean_scenes_pass(scenes):
     problems = [(i, check_quality(image)) for i, image in enumerate(scenes)]
     assert [(i, p) for i, p in problems if p is not None] == []
 
 
+@pytest.mark.slow
 def test_darkened_scenes_are_dark(scenes):
     for image in scenes:
         problem = check_quality((image * 0.1).astype(np.uint8))
@@ -42,6 +45,7 @@ def test_darkened_scenes_are_dark(scenes):
         assert problem.message == DARK_MESSAGE and problem.value < problem.limit
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("blur", ["gaussian", "motion"])
 def test_strongly_blurred_scenes_are_blurred(scenes, blur):
     rng = np.random.default_rng(1)
@@ -56,6 +60,7 @@ def test_strongly_blurred_scenes_are_blurred(scenes, blur):
         assert problem.message == BLURRED_MESSAGE
 
 
+@pytest.mark.slow
 def test_sharpness_does_not_depend_on_resolution(scenes):
     image = scenes[0]
     larger = cv2.resize(image, (2560, 1920), interpolation=cv2.INTER_CUBIC)
@@ -77,6 +82,7 @@ def test_a_noisy_black_frame_is_flagged():
     assert check_quality(image).kind in ("blank", "dark")
 
 
+@pytest.mark.slow
 def test_grey_frames_and_bad_input(scenes):
     grey = cv2.cvtColor(scenes[0], cv2.COLOR_RGB2GRAY)
     assert check_quality(grey) is None

@@ -270,6 +270,8 @@ def _assert_breakdowns_add_up(result) -> None:
         assert breakdown.foot <= 0
 
 
+# Hypothesis: many examples.
+@pytest.mark.slow
 @FAST
 @given(deals())
 def test_score_deal_scores_any_valid_cards(deal: Deal) -> None:
@@ -281,6 +283,8 @@ def test_score_deal_scores_any_valid_cards(deal: Deal) -> None:
     assert all(problem.side is None or problem.side in named for problem in result.problems)
 
 
+# Hypothesis: many examples.
+@pytest.mark.slow
 @FAST
 @given(json_deals())
 def test_deal_from_json_scores_any_valid_tokens(case: tuple[RuleSet, dict]) -> None:
@@ -291,6 +295,8 @@ def test_deal_from_json_scores_any_valid_tokens(case: tuple[RuleSet, dict]) -> N
     _assert_breakdowns_add_up(score_deal(deal))
 
 
+# Hypothesis: many examples.
+@pytest.mark.slow
 @CLI
 @given(case=json_deals())
 def test_cli_score_reads_any_valid_deal(

@@ -244,6 +244,7 @@ def test_melds_come_in_reading_order():
 SCENES = 40
 
 
+# Rendering forty scenes takes seconds: the tests that use them are marked slow.
 @pytest.fixture(scope="module")
 def scenes() -> list[dict]:
     """The labels of rendered held-out scenes at 1280×960 (the pixels are not needed)."""
@@ -279,6 +280,7 @@ def _score(labels: dict, readings: list[CardReading]) -> tuple[bool, int]:
     return found == truth, mixed
 
 
+@pytest.mark.slow
 def test_rendered_scenes_group_as_labelled(scenes):
     exact, mixed = 0, 0
     for labels in scenes:
@@ -322,6 +324,7 @@ def _turned(reading: CardReading, quarter: int, width: float, height: float) -> 
     )
 
 
+@pytest.mark.slow
 def test_turning_the_frame_or_reordering_the_cards_changes_nothing(scenes):
     for labels in scenes:
         readings = [reading_from_label(labels["cards"][n]) for n in seen_ids(labels)]
@@ -361,6 +364,7 @@ def _jittered(card_label: dict, rng: np.random.Generator) -> CardReading:
     )
 
 
+@pytest.mark.slow
 def test_outlines_jittered_as_the_recogniser_errs_still_group(scenes):
     exact, mixed = 0, 0
     for labels in scenes:

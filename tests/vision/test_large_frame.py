@@ -103,6 +103,8 @@ def _hq_table(index: int):
     return render_scene(5252, index, split="test", layout="side", size=HQ_CAMERA)
 
 
+# Reads a 4056×3040 still.
+@pytest.mark.slow
 def test_a_still_of_large_indices_is_read_right_smaller_and_not_as_it_came(recogniser, monkeypatch):
     """Scene 15: indices of about 60 px, larger than the locator learnt. Read smaller than its
     preview, every card is found and read right; read as it came, not all are (one missed
@@ -120,6 +122,8 @@ def test_a_still_of_large_indices_is_read_right_smaller_and_not_as_it_came(recog
     assert score_scene(scene.labels, as_it_came.cards).errors
 
 
+# Reads a 4056×3040 still.
+@pytest.mark.slow
 def test_a_still_whose_preview_measures_its_indices_well_is_read_at_the_preview(
     recogniser, monkeypatch
 ):

@@ -154,6 +154,8 @@ def test_cards_of_a_frame_read_as_it_came_are_given_back_unchanged():
     assert scaled_back([card], 1.0) == (card,)
 
 
+# Renders and reads a bench's worth of frames.
+@pytest.mark.slow
 @pytest.mark.skipif(
     not (default_model_dir() / "locator.onnx").exists(), reason="the models are not trained"
 )

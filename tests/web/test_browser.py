@@ -24,6 +24,9 @@ import pytest
 
 from engine import Deal, Side, deal_from_json, get_preset, parse_cards, score_deal
 
+# Drives a real browser against a real server.
+pytestmark = pytest.mark.slow
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None:
     pytest.skip(

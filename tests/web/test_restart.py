@@ -12,6 +12,9 @@ import time
 import httpx2
 import pytest
 
+# Starts and kills real server processes.
+pytestmark = pytest.mark.slow
+
 
 def free_port() -> int:
     with socket.socket() as probe:

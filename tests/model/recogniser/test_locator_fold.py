@@ -7,6 +7,9 @@ import json
 import numpy as np
 import pytest
 
+# Trains the shipped locator a pass.
+pytestmark = pytest.mark.slow
+
 torch = pytest.importorskip("torch")
 
 from model.recogniser.dataset import (  # noqa: E402

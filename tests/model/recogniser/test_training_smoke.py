@@ -6,6 +6,9 @@ import json
 import numpy as np
 import pytest
 
+# Trains networks, a few steps each.
+pytestmark = pytest.mark.slow
+
 torch = pytest.importorskip("torch")
 
 from model.recogniser import spec  # noqa: E402

@@ -4,6 +4,7 @@ import hashlib
 import json
 
 import jsonschema
+import pytest
 
 from tests.model.synth.test_scenes import SCHEMA
 
@@ -53,6 +54,8 @@ def test_synth_refuses_what_it_cannot_do(cli, tmp_path):
     assert ".png" in cli("synth", "--preview", tmp_path / "sheet.gif").err
 
 
+# Renders and times scenes several times over.
+@pytest.mark.slow
 def test_bench_synth_reports_a_median(cli):
     result = cli("bench", "synth", "--count", "2", "--warmup", "0", "--size", "320x240", "--json")
     figures = json.loads(result.out)

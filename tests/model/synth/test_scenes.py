@@ -12,6 +12,9 @@ from model.synth.faces import ALL_STYLES, CARD_NAMES, VARIED_STYLES, render_face
 from model.synth.scene import render_scene
 from model.synth.surfaces import SURFACES
 
+# Renders many scenes.
+pytestmark = pytest.mark.slow
+
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[3] / "model" / "synth" / "scene.schema.json").read_text()
 )
