@@ -24,14 +24,12 @@ from scanner.vision.contract import Contract
 from scanner.vision.decode import IndexCandidate, angle_gap
 from scanner.vision.preprocess import normalise, padded_size
 
+# Each chosen in model/experiments/closer.md:
 ZOOM = 2.0  # how much larger the locator sees a patch
 PATCH = 64  # the side of the square around a mark, frame px
 GAP = 32  # blank mosaic px between patches, so no patch's marks lean on its neighbour's
 LARGEST_INDEX = 16.0  # only marks up to this high (frame px) are looked at again
-# At most this many a frame, the hottest first: a busy validation frame held up to 53, and a
-# frame of clutter read as hundreds of small marks must not cost more than about one pass of
-# the locator over a whole frame (64 patches make a mosaic of about 1.6 million pixels).
-MOST_PATCHES = 64
+MOST_PATCHES = 64  # a frame's most, the hottest first: clutter costs at most about one pass
 SAME_INDEX = 0.5  # a closer mark within this many index heights of the first …
 SAME_WAY = 45.0  # … reading within this many degrees of it marks the same index
 

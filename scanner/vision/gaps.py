@@ -6,8 +6,7 @@ Players fan a meld's cards evenly: each card is laid a like step past the one be
 the indices along the fan's edge lie evenly spaced. Where the recogniser reads two of them twice
 or three times that step apart, and nothing in between, a card between them was not read: its
 index lay too close to a neighbour's for the locator to part them, or was paired away as
-another card's corner. On the five busy validation sets (the model card, "Gaps in a fan"),
-174 of the 847 cards missed lay between two cards of their fan that were read.
+another card's corner: a good share of the cards missed lie so (model/experiments/gaps.md).
 
 The places are only where to look: the recogniser reads each with the classifier, as it
 reads every index, and counts a card only where one is read there surely (``recogniser.py``).
@@ -25,50 +24,29 @@ from scanner.vision.cards import WORD_CODES, corner_pairs, repeats_any
 from scanner.vision.decode import IndexCandidate, angle_gap
 from scanner.vision.grouping import mean_angle
 
+# Each chosen in model/experiments/gaps.md:
 FAN_TURN = 40.0  # degrees: a fan's indices read alike; a top card read from its far corner does not
 MIN_STEP = 0.75  # index extents along the fan: nearer than this, one index covers the other
 UNIT = 1.45  # shortest steps: the steps up to this long are steps over no missed card
 FEWEST = 1.6  # steps: a gap shorter than this holds no card
 SLACK = 0.25  # steps: a gap this far off a whole number of steps may hold either number
 STEP_TURN = 25.0  # degrees: how far a gap's direction may be off the fan's step
-MOST_MISSED = 2  # cards missed in a row that a gap is searched for
+MOST_MISSED = 2  # cards missed in a row that a gap is searched for (three found no more)
 CLEAR = 0.6  # index heights: a place with a card read this near holds that card already
-# A mark read "not an index" lying on a fan's line of indices (within STRAY_ACROSS of its
-# indices' height across it, at most STRAY_BEYOND of its shortest step past its end cards, read
-# within STRAY_TURN of the way the fan reads) is read again as the fan's indices are read: moved
-# onto the line, turned and sized as they are. The locator marks a bare rank whose suit sign
-# lies far below it alone and turned (a drawn fan of 7s: 30° off, half the height), and the crop
-# so cut reads as no index. On the five busy validation sets missed 527 → 512, double counts 38
-# → 41, errors 984 → 973, scenes exact 324 → 325 of 500; on the busy test split errors 825 →
-# 816, exact 268 → 270 of 400; one side's test tables as before. Within 90°, not 45° (with the
-# faint marks and the other-corner rule below): errors 958 → 952, exact 325 → 326; busy test
-# split 802 → 800. A fan's top card read at its far corner reads 180° from its fan. Within
-# 0.75 of an index height of the line, not half: errors 952 → 950, exact 326 → 327; busy test
-# split 800 as before.
-STRAY_TURN = 90.0  # degrees
+# A mark read "not an index" on a fan's line of indices (within STRAY_ACROSS of their height
+# across it, at most STRAY_BEYOND of its shortest step past its end cards, read within
+# STRAY_TURN of the way the fan reads) is read again moved onto the line, turned and sized as the
+# fan's indices are: the locator marks a bare rank whose suit sign lies far below it alone and
+# turned, and the crop so cut reads as no index.
+STRAY_TURN = 90.0  # degrees: a fan's top card read at its far corner reads 180° from its fan
 STRAY_ACROSS = 0.75  # index heights
 STRAY_BEYOND = 1.5  # fan steps
-# A stray is read where it lies too, turned and sized as the fan's indices, where it lies more
-# than STRAY_OWN of their height off its place on the line and less than CLEAR (so that the
-# surer card of the two counts, never both): a line fitted through a few wobbling indices runs
-# a third of an index's width off the next one, and the place on it reads "not an index" where
-# the mark itself reads the card. On the five busy validation sets errors 947 → 935, scenes
-# exact 327 → 329 of 500; on the busy test split 791 → 779, exact 270 → 273 of 400 (from 0.15
-# of a height, without the bound at CLEAR: 937 and 779; without the bound, one side's test
-# tables gained a phantom wild card).
+# … and where it lies too, where it lies more than STRAY_OWN of their height off its place on the
+# line and less than CLEAR (the surer card of the two counts, never both): a line fitted through a
+# few wobbling indices runs a third of an index's width off the next one.
 STRAY_OWN = 0.05  # index heights
-# Faint marks (under the locator's threshold) of at least STRAY_HEAT read as no card are looked
-# at so too: on the five busy validation sets errors 973 → 960 (missed 512 → 500), scenes exact
-# 325 as before; from 0.1 (every faint mark read), 965 errors but 320 exact, the more faint
-# marks bringing more phantoms and double counts; from 0.15 (with the rules since), 951 errors
-# and 325 exact against 950 and 327.
-STRAY_HEAT = 0.2
-# A fan that gained a card on its line is looked along again (``recogniser.py``), and then its
-# fainter marks too, from WALK_HEAT: a fan whose cards the locator marks only faintly is marked
-# fainter still further along. On the five busy validation sets errors 948 → 947, on the busy
-# test split 793 → 791, no error added on either; every faint mark from 0.1 in the first look
-# brought phantoms and double counts (above).
-WALK_HEAT = 0.1
+STRAY_HEAT = 0.2  # faint marks from this heat read as no card are looked at so too
+WALK_HEAT = 0.1  # a fan that gained a card is walked again, its fainter marks from this heat
 
 
 def fan_gaps(fan: Sequence[IndexCandidate], read: Sequence[IndexCandidate]) -> list[IndexCandidate]:

@@ -25,9 +25,9 @@ while the card outline it guesses around each is not (about 0.17 off at the medi
    melds laid touching: they stay apart, and both say so (``doubt``), so a person counts them.
 4. **Strays.** An unsure reading (below the recogniser's confidence) lying alone, farther than
    :data:`STRAY_APART` card short sides from every other card, is most often the tablecloth's
-   pattern read as a card, not a card: on 280 one-side tables (two validation sets) 33 of the
-   34 such readings were phantoms and one a real card read wrong. It is set apart from the
-   singles (``strays``) so the caller can show it without counting it or asking about it.
+   pattern read as a card, not a card (model/experiments/measured-sets.md). It is set apart
+   from the singles (``strays``) so the caller can show it without counting it or asking
+   about it.
    Only where the frame holds a sure card to measure against.
 5. **Red threes apart.** Red threes are never melded: a red three is neither a step of a fan of
    other cards nor its top card (a column of red threes laid beside the melds touches them), and
@@ -59,9 +59,10 @@ Point = tuple[float, float]
 RED_THREE = "3R"
 LADY = "LADY"
 
-SAME_WAY = 40.0  # degrees: a fan's cards read alike; the recogniser's angles are off 27° at p90
-STEP_SIDEWAYS = 0.75  # card widths: fan steps ≤ 0.4 (0.8 over a missed card); next meld ≥ 1.06
-STEP_DOWN = 0.85  # card heights: cascade steps ≤ 0.3 (0.6 over a missed card); next row ≥ 1.05
+# Each chosen on the tables of model/experiments/measured-sets.md (whole tables):
+SAME_WAY = 40.0  # degrees: a fan's cards read alike, within the recogniser's angle error
+STEP_SIDEWAYS = 0.75  # card widths: a fan's step, one over a missed card, short of the next meld
+STEP_DOWN = 0.85  # card heights: a cascade's step, likewise, short of the next row
 NEAR = 1.0  # card widths and heights: closer than this, two groups may be one meld
 CLOSE_DOUBT = "lies close to another meld: a card between them may not have been read: count both"
 FLIPPED = 50.0  # degrees from upside down against the fan for a top card read from its far index

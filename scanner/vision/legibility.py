@@ -1,9 +1,9 @@
 """Whether a frame's cards are large enough to read well, said in the players' words.
 
 A camera high above a wide table shows each card's corner index a few pixels tall. Below about
-6 px the recogniser finds 87 % of the cards and the classifier alone reads 65 % of them right
-(model/README.md, Measured); no rule after it can give back what the pixels do not hold. What
-the players can do is bring the camera closer or zoom in, so a reading whose smaller indices
+6 px the recogniser finds far fewer of the cards and the classifier alone misreads many of them
+(model/experiments/legibility.md); no rule after it can give back what the pixels do not hold.
+What the players can do is bring the camera closer or zoom in, so a reading whose smaller indices
 measure too small says so beside its cards, rather than leaving a wrong total unexplained. It
 is judged by the smallest fifth of the indices, not by the middle one: a camera at one end of
 the table sees the far melds small and the near ones large, and the far ones are misread.
@@ -14,10 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # The players are told when the smallest fifth of a frame's indices read as cards (``scale.py``:
-# SMALL_SHARE, small_size) measure under SMALL_BELOW_PX (their short side, frame px). Chosen on
-# five busy validation sets (500 scenes, 1,044 errors): this rule tells 78 scenes that hold 676
-# of the errors, 18 of them read exactly; the median under 8 px, as first, told 77 that hold
-# 613, 23 of them read exactly (model/README.md, Measured, Cards too small).
+# SMALL_SHARE, small_size) measure under this (short side, frame px): it tells the scenes that
+# hold most errors (model/experiments/legibility.md).
 SMALL_BELOW_PX = 6.5
 SMALL_MESSAGE = (
     "The cards look small to the camera, so some may be misread: bring the camera closer "

@@ -16,11 +16,9 @@ plane over the frame where there are PLANE_FROM of them, their median where ther
 both corners give it: two corners that agree on one card's place are a card, however unsure
 its code (a real photo: an Ace of spades read at both corners, 0.37 sure once its half-hidden
 face was weighed in, and a spot on a rug's edge beside it read 0.33 as a King). A card not
-among them whose outline measures under UNDER_SCALE of that scale at its centre is dropped.
-Measured (model/README.md, What it does): on the 363 real photos 18 of the 40 readings on no
-card (or a second on one) dropped, and no card, and 2 more of the 17 left once cards read at
-both corners gave the scale where no card was read surely; on five busy validation sets 4 of
-56 phantoms, and no card.
+among them whose outline measures under UNDER_SCALE of that scale at its centre is dropped: on
+the real photos and the busy validation sets it drops phantoms and no card
+(model/experiments/proportion.md).
 """
 
 from __future__ import annotations
@@ -31,9 +29,10 @@ import numpy as np
 
 from scanner.vision.cards import CardReading
 
-REFERENCE_SURE = 0.8
-PLANE_FROM = 6
-UNDER_SCALE = 0.5
+# Each chosen in model/experiments/proportion.md:
+REFERENCE_SURE = 0.8  # cards read this sure without a check give the scale
+PLANE_FROM = 6  # a plane from this many such cards, their median where fewer
+UNDER_SCALE = 0.5  # a card under this share of the scale where it lies is dropped
 # A Huber weight's reach in robust spreads, and the rounds of reweighting: a phantom or a card
 # whose outline was guessed wrong among the sure ones then pulls the plane little
 HUBER_REACH = 1.5

@@ -3,12 +3,11 @@
 The locator learnt indices at the sizes the training frames show them, and it finds indices
 5–8 px across (a camera held high above a wide table) far less often than larger ones, and
 measures them worse. Scaled up, such a frame adds no detail, but its indices come to the sizes
-the locator reads best: on busy validation frames whose indices measure below 8 px at the
-median, 89.5 % of the cards were found as they came and 92.2 % scaled up so that the median
-was 10 px. A frame whose indices are larger is read as it comes (scaled down, frames of large
-indices lost cards lying alone), unless its smallest fifth are small: a camera at one end of a
-long table, whose far melds it then reads scaled up. What is read in a scaled frame is scaled
-back to the frame's own pixels."""
+the locator reads best, and more of its cards are found. A frame whose indices are larger is
+read as it comes (scaled down, frames of large indices lost cards lying alone), unless its
+smallest fifth are small: a camera at one end of a long table, whose far melds it then reads
+scaled up. What is read in a scaled frame is scaled back to the frame's own pixels. The
+figures: model/experiments/scale.md."""
 
 from __future__ import annotations
 
@@ -22,19 +21,15 @@ import numpy as np
 from scanner.vision.cards import CardReading, IndexReading
 from scanner.vision.contract import Contract
 
+# Each chosen in model/experiments/scale.md:
 # a frame with fewer cards read is read as it comes: a photo of a few cards is no wide table,
 # and scaled by so few readings, the real low-resolution photos read worse
 MIN_CARDS = 8
 # the share of a frame's indices that make its "smallest" ones: a camera at one end of a long
 # table sees the far fifth small where the median is large (``legibility.py`` judges by it too)
 SMALL_SHARE = 0.2
-# The indices whose sizes judge the scale: those read as cards at least this sure. A long
-# table's far cards are read less surely than its near ones, and judged by the readings 0.5
-# sure (MIN_CONFIDENCE) its smallest fifth looked larger than it is. Five busy validation
-# sets: scenes exact 316 → 322 of 500 (one or two more in each set), errors 1,010 → 1,014
-# (cards missed 557 → 547, double counts and phantoms 109 → 99, read as another code 344 →
-# 368); busy test split errors 855 → 849, scenes exact 264 as before; at 0.3 / 0.35 / 0.45:
-# 1,026 / 1,017 / 1,028 errors, 321 / 320 / 319 exact.
+# The indices whose sizes judge the scale: those read as cards at least this sure, not 0.5 (a
+# long table's far cards are read less surely, so its smallest fifth looked larger than it is).
 SIZES_SURE = 0.4
 
 

@@ -2,18 +2,12 @@
 
 The locator learnt cards as busy tables show them. A card lying alone in a small photo, large
 and turned, is now and then not marked at all at the size the photo comes in, yet marked and
-read surely in the same photo scaled up. Of the 363 real photos (most 504×378 px), 6 read no
-card at all, each a single card on a carpet, a book or a table, and 5 of them read their card
-right scaled up by 1.6 or by 2. Scaled up, a photo of no card shows the locator its patterns
-larger too: on 73 halves of those photos that hold no card, such a second look read 5 cards on
-nothing, 4 of them asking for a check; so it keeps only the cards it reads without one. A busy
+read surely in the same photo scaled up. Scaled up, a photo of no card shows the locator its
+patterns larger too, so the second look keeps only the cards it reads without a check. A busy
 frame always reads some card as it comes, so the second look costs it nothing. A large frame
-(a million pixels or more) is looked at again smaller, not larger: scaled up, a camera's
-1280×960 frame of an empty table took 1.6 s to read against 0.13 s on one core, and a large
-photo is the one whose cards may be larger than any the locator learnt. The real photos scaled
-up three and five times (1512×1134 and 2520×1890, their indices about 45 and 75 px) read 100 and
-53 of the 143 cards of their `test/` folder as they came, 124 and 106 with a second look at
-half and a third of their size where nothing was read.
+(a million pixels or more) is looked at again smaller, not larger: scaled up it takes far longer
+to read, and a large photo is the one whose cards may be larger than any the locator learnt.
+The figures: model/experiments/second-look.md.
 """
 
 from __future__ import annotations
@@ -24,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from scanner.vision.cards import CardReading
 from scanner.vision.large_frame import SMALLEST_SIDE, alike
 
+# Each chosen in model/experiments/second-look.md:
 SECOND_LOOK_SCALES = (1.6, 2.0)  # a small frame's, tried in turn, the first that reads a card kept
 LARGE_FRAME_SCALES = (0.5, 0.33)  # a large frame's, likewise
 SMALL_FRAME = 1_000_000  # pixels: a frame this large or larger is looked at again smaller

@@ -7,10 +7,8 @@ of small indices is scaled up to (``scale.py``). A frame taller than a strip's w
 pixels is read in horizontal strips that overlap by a margin above and below; each strip gives
 the heads of its own rows, read with the frame around them, and the rows are laid back
 together in the frame's grid. A frame so wide that its strips would read more pixels than
-parts about as wide as they are tall is cut into columns too (a twelve-megapixel still: in
-strips of 4608 px, each gives 64 of the 256 rows it reads). On busy 2304×1296 frames the
-locator took 445–458 ms at the median against 594 ms (one core); on three 4608×2592 frames
-read whole, 2.4–3.2 s against 7.9–9.0 s (beside another job).
+parts about as wide as they are tall is cut into columns too (a twelve-megapixel still in
+strips alone reads four times its pixels). The figures: model/experiments/large-frames.md.
 """
 
 from __future__ import annotations
@@ -19,12 +17,12 @@ from collections.abc import Callable
 
 import numpy as np
 
+# Each chosen in model/experiments/large-frames.md:
 # A strip holds at most this many pixels, margins included: a 1280×960 frame (1280×1024
 # padded) is read whole, as the models were measured.
 STRIP_PIXELS = 1280 * 1024
-# Rows of the frame around each strip, so its cells are read with their neighbourhood: on
-# two busy frames of 2 and 3 million pixels the strips' heat differed from the whole frame's by
-# at most 0.014 and marked the same indices (at 32 rows, by 0.18: a mark more and one less).
+# Rows of the frame around each strip, so its cells are read with their neighbourhood: the
+# strips then mark what the whole frame marks (32 rows did not).
 STRIP_MARGIN = 96
 # A column's width, margins included, where a frame is so wide that it is cut across too: about
 # the side of a square of STRIP_PIXELS, so a part's margins are as small a share as may be.

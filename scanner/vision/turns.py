@@ -3,10 +3,7 @@
 Indices lie at every angle on a table, so the frame turned by a quarter is a frame the locator
 was trained on. Each turn sees the small and crowded indices a little differently; the mean of
 the four sets of heads, each turned back into the frame's own grid, marks more of them and
-fewer patterns on the cloth than any one. On 100 busy validation scenes: recall 92.8 → 94.8 %,
-precision 97.6 → 98.7 %, scenes read exactly 27 → 38 %; on 200 one-side tables, melds and
-total right 60.5 → 77.5 % (two turns, 0° and 180°: 70.0 %; the largest heat of the four in
-place of the mean: worse than the mean of two).
+fewer patterns on the cloth than any one (model/experiments/turns.md).
 
 The locator's input is padded to a multiple of 32 on both sides, so a turned tensor's cells
 fall exactly on the frame's own cells. Pixel ``i`` of a row of ``n`` lands on pixel
@@ -25,6 +22,7 @@ from scanner.vision.contract import Contract
 
 QUARTER_TURNS = (0, 1, 2, 3)  # np.rot90's k: quarter turns anticlockwise as the array shows
 _ROTATE = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
+# ``--turns``: four read best, two or one faster (model/experiments/turns.md)
 TURN_CHOICES = {1: (0,), 2: (0, 2), 4: QUARTER_TURNS}
 
 

@@ -1,10 +1,9 @@
 """A card whose two corners were both read "not an index", unsurely, and agree on what it is
 (pure numpy).
 
-On real photos the classifier's doubt about a large index is often a close call: of the 28 cards
-of the real photos the twenty-sixth version missed, 11 were marked at both corners and read "not
-an index" at both, and in several of them both corners gave the true rank next (a nine of spades
-0.18 and 0.21, an ace of hearts 0.11 and 0.19). One corner's second choice is weak evidence; two
+On real photos the classifier's doubt about a large index is often a close call: many cards
+missed were marked at both corners, read "not an index" at both, and both corners gave the true
+rank next (model/experiments/two-corners-agree.md). One corner's second choice is weak evidence; two
 corners lying where one card's two corners lie, each naming the same card next, are two looks at
 one card. Such a pair is read as that card, no surer than the surer corner read it, which is
 under 0.5, so the card always asks for a check.
@@ -21,7 +20,8 @@ from scanner.vision.cards import IndexReading, corner_pairs
 from scanner.vision.decks import allowed
 from scanner.vision.gaps import clear_of
 
-# Each corner gives the card at least this, and reads "not an index" at most NONE_MOST sure.
+# Each corner gives the card at least this, and reads "not an index" at most NONE_MOST sure
+# (model/experiments/two-corners-agree.md).
 AGREE_FLOOR = 0.1
 NONE_MOST = 0.8
 

@@ -10,7 +10,7 @@ A card at the end of a fan always touches its neighbour, so a doubt about it (a 
 a dim corner) never silently shortens a meld. A lone doubted reading the classifier is sure of
 is not dropped but kept, marked ``doubted``, for a person to check: on real photos the verifier
 doubts some real cards lying alone on backgrounds unlike the training tables, and a card left
-over in a hand must never silently go missing from its penalty (see the model card).
+over in a hand must never silently go missing from its penalty (model/experiments/verifier.md).
 """
 
 from __future__ import annotations
