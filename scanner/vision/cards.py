@@ -18,47 +18,27 @@ from scanner.vision.decode import IndexCandidate, Point, angle_gap
 
 DUPLICATE_SHARE = 0.5  # another mark within half the index's size of a mark is the same index
 DUPLICATE_ANGLE = 30.0
+# The constants below were each chosen in model/experiments/pairing.md.
 # … and a reading of the same word (WORD_CODES) within this share of its height down it (within
-# SAME_WORD_ALONG of its width along): a tall index (the joker's JOKER printed down the corner)
-# the locator measures short is marked twice along its length. A card's index beneath another's
-# in a fan shows only when it lies about its own height or more from it, so a fan of one rank
-# keeps its cards. On 100 busy validation scenes double counts 30 → 25, scenes exact 43 → 47 %
-# (0.6 or 0.8: 46 %; 1.0: 26 cards of fans lost); one-side validation tables right 400 → 402
-# of 480, silent errors unchanged. Ranks are printed no taller than their index, and after the
-# thirty-first version no longer count so (they keep half a height): a card of one rank lying a
-# little more than half an index down from another, as cards squared into a pile or a tight
-# fan lie, was lost; on the five busy validation sets five cards were found again and nothing
-# else changed (1,052 → 1,047 errors, scenes exact 310 → 312 of 500).
+# SAME_WORD_ALONG of its width along): the locator measures a tall word index (the joker's JOKER
+# printed down the corner) short and marks it twice along its length, while a fan card's index
+# beneath another shows only about its own height or more from it. Ranks are printed no taller
+# than their index and keep half a height: cards of one rank squared into a pile lie that close.
 SAME_CODE_DOWN = 0.7
-# A word printed as the index (the joker's JOKER, the special deck's court and wild cards) may
-# also be marked twice along its reading direction, the locator measuring the word short: a
-# reading of the same word within SAME_WORD_ALONG of the index's width along it is that index.
-# Ranks keep half a width, as cards of one rank lie side by side that close. On the test split
-# (400 scenes) double counts 55 → 52 (three jokers, their word marked twice across a fan card),
-# nothing else changed, scenes exact 57.5 → 58.0 %; on the five busy validation sets double
-# counts 104 → 103, nothing else changed; one-side validation tables as before. 1.0: three
-# jokers of test fans lost.
+# A word index marked twice along its reading direction (the word measured short) is one index;
+# ranks keep half a width, as cards of one rank lie side by side that close.
 SAME_WORD_ALONG = 0.7
 WORD_CODES = frozenset({"JK", *(code for code in SPECIAL_CLASSES if not code.isdigit())})
 # A faint mark (heat under FAINT_REPEAT_HEAT and under FAINT_REPEAT_SHARE of the other's) read
-# as the code of a clear mark lying within FAINT_REPEAT_ALONG of its index's width along its
-# reading direction (and DUPLICATE_SHARE of its height across it) is a second mark of that
-# index: on a tight fan of one rank the locator's heat rises a little beside a clear index,
-# 0.5–0.7 of a width from its centre, and the mark there, read as the same code, was counted as
-# a card. On the five busy validation sets four of the thirteen double counts read at least
-# 0.9 sure without a check were such marks (heat 0.13–0.34 beside 0.73–0.83); errors 991 →
-# 985, nothing added, scenes exact 322 → 323 of 500. A card of that rank lying so close has a
-# clear mark of its own: every mark of one code within 0.8 of a width along, faint or not,
-# lost 42 cards on four of those sets. Within a whole width, one more double count gone and
-# one card lost.
+# as the code of a clear mark within FAINT_REPEAT_ALONG of its index's width along its reading
+# direction (and DUPLICATE_SHARE of its height across it) is a second mark of that index: on a
+# tight fan of one rank the heat rises a little beside a clear index, and the mark there was
+# counted as a card. A card of that rank lying so close has a clear mark of its own.
 FAINT_REPEAT_ALONG = 0.9
 FAINT_REPEAT_HEAT = 0.35
 FAINT_REPEAT_SHARE = 0.5
-# Two indices of one card predict centres within PAIR_DISTANCE of its short side. 1.0, not
-# 0.8: on validation scenes double counts 36 → 30 (busy), 6 → 4 (leftovers), one-side tables
-# right 399 → 400 of 480, silent errors unchanged; 1.2 the same, 1.5 more double counts again.
-PAIR_DISTANCE = 1.0
-PAIR_ANGLE_SLACK = 40.0  # … and read about 180° apart (± this: 30 left 15 % more double counts)
+PAIR_DISTANCE = 1.0  # short sides between the centres a card's two indices predict
+PAIR_ANGLE_SLACK = 40.0  # … and read about 180° apart, within this (30 left more double counts)
 PAIR_TIGHT = 0.3  # closer than this, two corners are one card even when read differently
 # Two readings of one code are also one card when each lies where the other points to its
 # card's far corner: the midpoint between them is within DIAGONAL_SLACK degrees of the
@@ -68,91 +48,54 @@ PAIR_TIGHT = 0.3  # closer than this, two corners are one card even when read di
 DIAGONAL_SLACK = 8.0
 DIAGONAL_RATIO = (0.5, 2.5)
 # Once the frame's cards read at both corners have measured the card size (see SIZE_PAIRS), two
-# such readings lie at most MEASURED_RATIO times the distance predicted, by the locator's sizes
-# or by the measured ones: two fans of one rank lying head to head, each index on the line to
-# the other's card, lie 1.5–2.4 times as far apart as one card's corners, and were paired
-# across the gap, a card of each fan lost. On the test split (400 scenes) 4 fewer missed and no
-# new error, scenes exact 57.2 → 57.5 %; on the five busy validation sets missed 1,113 → 1,110,
-# double counts 103 → 104, scenes exact 271 of 500 as before.
+# such readings lie at most MEASURED_RATIO times the distance predicted: two fans of one rank
+# lying head to head, each index on the line to the other's card, were paired across the gap.
 MEASURED_RATIO = (0.5, 1.4)
 # Pairs of one code come before pairs read as two codes, each best first by
 # REACH × reach + skew / SKEW_UNIT + error / ERROR_UNIT: reach is how far apart the two lie
 # against how far each predicts its card centre (a card's far corner lies nearer its own top-left
 # index than the fan cards beneath it do, for fans run right or down so that indices show), skew
 # the degrees each predicted centre lies off the line between them, error the centre error in
-# short sides. Against pairing reading by reading, surest first: on 60 validation scenes double
-# counts 86 → 41, recall 85.0 → 85.9 %, scenes exact 18.3 → 23.3 %; on 80 one-side tables 45 →
-# 12 double counts, scenes exact 27.5 → 51.2 %. Without the reach: 66 and 16; taking two-code
-# pairs in the same order as the rest, or by skew or error alone, did worse. The centre error
-# weighs half as much as it first did (ERROR_UNIT 0.3 → 0.6, fourteenth version's models): the
-# predicted centres of a fan's top card and of the card beneath it lie about as close to its far
-# corner's, so the error chose the card beneath as often as not. On the five busy validation
-# sets (seeds 6161, 6262, 7777, 7878, 7979) missed 860 → 854, double counts 117 → 110, scenes
-# exact the same; 480 one-side tables unchanged (425 right, no silent error). ERROR_UNIT 1.0
-# and REACH 40 (the same, more strongly) cost scenes exact on 6262 (47 → 45 and 44 %).
+# short sides, weighed half as much as at first: the centres a fan's top card and the card
+# beneath it predict lie about as close to its far corner's.
 REACH = 20.0
 SKEW_UNIT = 10.0
 ERROR_UNIT = 0.6
 # … and by UNSURE × (1 − the less sure of the two readings' confidence): of two marks on one
 # index (an index marked twice, once at another size), each fitting the card's other corner
-# about as well, the one read surely pairs with it. A joker of validation seed 7878 lying in
-# plain view was counted twice: its far corner paired with a mark read 0.29 sure beside its
-# index (fit 21.37 against 21.52), and the mark read 0.99 sure on it was left a card of its
-# own. On the five busy validation sets errors 985 → 984 (that joker), nothing else changed;
-# the busy test split and one side's tables as before. 3: the same; 10: 986 errors.
+# about as well, the one read surely pairs with it.
 UNSURE = 1.0
 # A card read at both corners measures its own size: its two index centres lie as far apart as
 # the distances each predicts to the card's centre, added. The locator's card size is a guess
-# from the index alone and is off by a design's ratio of index to card (1.5 times too large
-# for some jumbo-index designs), which breaks grouping: a fan's steps are measured in card
-# sizes. So every card of a frame is scaled by the median measured/predicted ratio of its
-# cards read at both corners, when at least SIZE_PAIRS of them agree, within SIZE_LIMITS, and
-# the corners are paired again with the sizes measured (on 480 one-side validation tables:
-# double counts 56 → 41, tables right 58.8 → 59.6 %).
+# from the index alone and is off by a design's ratio of index to card, which breaks grouping:
+# a fan's steps are measured in card sizes. So every card of a frame is scaled by the median
+# measured/predicted ratio of its cards read at both corners, when at least SIZE_PAIRS of them
+# agree, within SIZE_LIMITS, and the corners are paired again with the sizes measured.
 SIZE_PAIRS = 2
 SIZE_LIMITS = (0.5, 2.0)
 # A table may hold decks of two designs (a jumbo-index deck beside a bridge deck), whose cards
 # the locator misjudges by different ratios: a mark takes the median of the cards read at both
 # corners whose indices are within SIZE_ALIKE times its own height, where SIZE_PAIRS of them
-# are, and the frame's median where not. On the five busy validation sets (seeds 6161, 6262,
-# 7777, 7878, 7979) double counts 72 → 66, missed 745 → 746, scenes exact 291 of 500 as before;
-# 480 one-side validation tables right 434 → 439, asking for a check 125 → 109, none wrong
-# without one (1.25: double counts 66, missed 748, exact 290).
+# are, and the frame's median where not.
 SIZE_ALIKE = 1.4
 # A card read at both corners in one code is placed by the corner that reads the same way up as
 # more of the marks within ALONG_REACH of its card's long side (ALONG_ANGLE), not by the surer
-# one: where a fan's top card's far corner paired with the index of the card beneath it (their
-# predicted centres lie close), the count and codes are right but, placed by the far corner,
-# the card beneath was reported at the top card's place: a double count and a card missed (12
-# of the 37 double counts on the busy validation sets of seeds 7777 and 7878). Placed by the
-# fan's index, on the five busy validation sets (6161, 6262, 7777, 7878, 7979) double counts
-# 82 → 54, missed 848 → 847, phantoms 125 → 134 (most of them the fan corner's mark of an index
-# under 7 px lying a few pixels off its labelled outline), scenes exact 279 of 500 as before;
-# 480 one-side validation tables right 425 → 432, none wrong without a check.
+# one: placed by a fan's top card's far corner (paired with the index of the card beneath), the
+# card beneath was reported at the top card's place, a double count and a card missed.
 ALONG_ANGLE = 40.0
 ALONG_REACH = 1.5
-# Nor by a corner whose index runs off the frame where the other lies whole in it: a card
-# at the edge of a fan was paired with a corner cut by the frame's edge (another card's, or
-# its own far corner half out of the picture) and reported there, where no one can read it:
-# the card was missed where it lies whole and counted on an index out of sight. On the busy
-# test split errors 880 → 877, scenes exact 258 → 261 of 400; on the five busy validation sets
-# errors 1,047 as before.
+# Nor by a corner whose index runs off the frame where the other lies whole in it: such a card
+# was reported there, out of sight, and missed where it lies whole.
 # Two corners read as two codes are one card by their geometry alone, the surer reading kept.
 # When the other was read at least this sure as well, it may be another card lying squarely over
-# this one (a lone Jester across a 10's corner, its far corner read 0.96 sure and merged into
-# the 10: the table's total wrong without a check), so the card asks for a check and is never
-# set aside as a stray. On the 480 one-side validation tables it changed nothing (from 0.5 up);
-# on the 80 test tables, seen there first, one silent error became a check.
+# this one (a lone Jester across a 10's corner), so the card asks for a check and is never set
+# aside as a stray.
 DISPUTE_SURE = 0.9
 # Two corners read as two codes, placed as one card's corners are (within PAIR_DISTANCE, or each
 # where the other points), are one card where their readings agree: the code the product of their
 # class probabilities names is one of the two, and each corner gives it at least JOINT_SURE. The
-# far corner of a small card is often read unsurely as a rank of like shape (a 2 for a 1, a 10
-# for an 8), and the card was counted twice. On the five busy validation sets (seeds 6161, 6262,
-# 7777, 7878, 7979) errors 2,037 → 2,019 (read as another code 881 → 860, double counts 87 → 84,
-# missed 1,028 → 1,034), scenes exact 282 as before; one-side tables and real photos as before.
-# With the product alone at least 0.05: 2,011 errors, but two real photos' cards lying side by
-# side (a King read 0.97 sure, a Queen 0.27) were taken for one.
+# far corner of a small card is often read unsurely as a rank of like shape (a 2 for a 1), and
+# the card was counted twice; held to the product alone, two real cards side by side were one.
 JOINT_SURE = 0.2
 
 
@@ -611,31 +554,22 @@ def weighed_reading(
 
 
 # A card lying open whose two corners were both read as one code, but whose card the locator
-# predicts turned or sized wrongly from one of them (a court card's picture, a fan beneath
-# it), was counted twice: its corners predict centres more than PAIR_DISTANCE apart and off
-# the line between them. Each corner still reads the other right of and below it, FAR_TURN
-# degrees down from its reading direction (a card's diagonal between its indices: 50–60°),
-# at FAR_RATIO times the distance both predict to their centres; such corners left unpaired,
-# each the other's only such reading, are one card. On the five busy validation sets double
-# counts 51 → 45, nothing else changed, scenes exact 306 → 307 of 500; from 20° down, two
-# cards of one rank lying head to tail in a row (24–35° down from one of them) were
-# taken for one, four cards lost. On the busy test split double counts 40 → 39, nothing else
-# changed; one-side validation tables, real photos and drawn frames as before.
+# predicts turned or sized wrongly from one of them (a court card's picture, a fan beneath it),
+# was counted twice. Each corner still reads the other right of and below it, FAR_TURN degrees
+# down from its reading direction (a card's diagonal between its indices: 50–60°), at FAR_RATIO
+# times the distance both predict to their centres; such corners left unpaired, each the other's
+# only such reading, are one card. From 20° down, two cards of one rank lying head to tail in a
+# row were taken for one (model/experiments/pairing.md).
 FAR_TURN = (40.0, 80.0)
 FAR_RATIO = (0.6, 1.6)
 
 # A card inside a fan lies under the card after it, which covers its far corner: only a fan's
-# end cards show both corners. A fan card of one rank so read, left unpaired, took the far
-# corner of the fan's top card of its code (seed 6262's scene 38: a King paired with the far
-# corner of the King three cards on, whose own first corner was hidden). So a mark with a mark
-# turned like it on either side of it, along its reading direction or down it, within
-# INTERIOR_REACH of the larger index's width (or height) and INTERIOR_ACROSS of its height (or
-# width) across, is given no lone far corner. Cards lying side by side, each in plain view,
-# lie a card's width (five index widths or more) apart. On the five busy validation sets
-# errors 870 → 869, scenes exact 329 → 330 of 500, nothing else changed; the busy test
-# split, one side's tables, the real photos and the drawn frames as before. Kept from pairing
-# by fit too (``_pairs``), a fan's top card marked twice, or a meld beside it, looked inside
-# a fan: errors 876, double counts 42 → 45.
+# end cards show both corners, and a fan card left unpaired took the far corner of a top card of
+# its code. So a mark with a mark turned like it on either side of it, along its reading
+# direction or down it, within INTERIOR_REACH of the larger index's width (or height) and
+# INTERIOR_ACROSS of its height (or width) across, is given no lone far corner. Cards lying side
+# by side, each in plain view, lie five index widths or more apart
+# (model/experiments/pairing.md).
 INTERIOR_REACH = 2.5
 INTERIOR_ACROSS = 0.5
 
@@ -738,13 +672,9 @@ def _unsure_corners(
 # 0.9 sure) lying between two clear marks of its code, each within BETWEEN_ALONG of the widest
 # index's width along their reading direction and BETWEEN_DOWN of its height across it, is a
 # second mark of one of their indices: the locator's heat on a tight fan of one rank rises a
-# little beside a card's index, at 0.58–0.85 of a width from it, and the mark there was counted
-# as a card between two (three of the busy test split's seven double counts of indices of
-# 10 px and more in scenes otherwise read exactly). A card missed between two read ones leaves
-# a gap of two fan steps, its index a clear mark when marked at all. On the five busy
-# validation sets errors 1,044 → 1,041 (three double counts fewer, nothing else changed),
-# scenes exact 313 → 316 of 500; on the busy test split 875 → 872, scenes exact 262 → 265 of
-# 400. Within 3.5 widths: one double count fewer on validation, the test split the same.
+# little beside a card's index, and the mark there was counted as a card between two. A card
+# missed between two read ones leaves a gap of two fan steps, its index a clear mark when marked
+# at all (model/experiments/pairing.md).
 BETWEEN_ALONG = 2.2
 BETWEEN_DOWN = 0.3
 

@@ -21,8 +21,9 @@ import numpy as np
 from model.recogniser.spec import deck_of
 
 DECKS = ("standard", "special")
+# Each chosen in model/experiments/decks.md:
 SURE = 0.5  # only readings at least this sure vote for the frame's deck
-EXPECTED_WEIGHT = 3.0  # the expected deck's head start, in sure readings
+EXPECTED_WEIGHT = 3.0  # the expected deck's head start, in sure readings: a hand's few cards
 
 
 def check_deck(deck: str | None) -> str | None:

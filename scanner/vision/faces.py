@@ -22,18 +22,16 @@ import numpy as np
 from model.recogniser.spec import FACE_H, FACE_W
 from scanner.vision.cards import CardReading, weighed_reading
 
+# Each chosen in model/experiments/face-reader.md:
 # A face read "not an index" at least this sure says nothing of the card.
 FACE_NONE = 0.5
 # The face's reading weighs the card's classes as FLOOR + its probability: a face read wrong
-# (a face blurred flat, half of it another card's) leaves the index's reading a say. On the
-# five busy validation sets and the busy test split, with the second face reader and faces of
-# cards read at one corner (below): 0.01, 875 and 732 errors; 0.003, 870 and 727, the real
-# photos alike (the model card, The face reader).
+# (a face blurred flat, half of it another card's) leaves the index's reading a say; 0.003 read
+# better than 0.01.
 FLOOR = 0.003
 # A card read at one corner may lie under others, its outline over theirs: its face counts only
-# where the reader names one class at least this sure and "not an index" at most ONE_CORNER_NONE.
-# Counted as a card's at both corners is, the thirty-second version's face reader moved more
-# such cards wrong than right (two validation sets: 316 errors against 309).
+# where the reader names one class at least this sure and "not an index" at most ONE_CORNER_NONE
+# (counted as a card's at both corners is, it moved more such cards wrong than right).
 ONE_CORNER_SURE = 0.9
 ONE_CORNER_NONE = 0.05
 

@@ -27,9 +27,8 @@ keeps its own probability, so the meld takes no card away. A mark read "not an i
 meld makes a card of it the likelier reading is counted, and asks for a check. A frame whose
 deck is unknown, and cards without the classifier's probabilities, are left as read.
 
-Measured on five sets of busy validation scenes (the model card, "A meld's cards share one
-rank"): the shares below were chosen among others that did about as well; as counted in the
-training scenes' labels, 84 % of the cards of a meld are naturals of its rank and 16 % wild.
+The shares below were chosen among others that did about as well on the busy validation scenes,
+near what the training scenes' labels count (model/experiments/melds.md).
 """
 
 from __future__ import annotations
@@ -45,23 +44,21 @@ from model.recogniser.spec import deck_of
 from scanner.vision.cards import CardReading, IndexReading, weighed_reading
 from scanner.vision.grouping import CardGroup, group_cards
 
+# Each chosen in model/experiments/melds.md:
 NATURAL = 0.75
 WILD = 0.3
 ANY = 0.5
 # A meld is three cards or more (RULES.md §1): where MELD_SIZE or more are read, any card of
-# the deck weighs ANY_IN_MELD instead. On the five busy validation sets, with KEEP_SURE:
-# errors 2,019 → 1,960 (codes wrong 860 → 817), scenes exact 282 → 283. Without KEEP_SURE,
-# 0.2: 1,951 errors, 284 exact; 0.1: 1,937, 282; 0.3: 1,981, 283. Given to pairs too, it
-# read two real photos' Queen held beside an Ace or a Jack as the other's rank.
+# the deck weighs ANY_IN_MELD instead (given to pairs too, it read a real photo's Queen held
+# beside an Ace as the Ace).
 ANY_IN_MELD = 0.2
 MELD_SIZE = 3
 # A card read this sure keeps its code whatever its meld reads, so a wrong card laid in a meld
-# and read plainly is left for the rules to see (it costs 9 codes right on validation).
+# and read plainly is left for the rules to see.
 KEEP_SURE = 0.9
 # A mark read "not an index" is weighed with the meld it lies in when the classifier gives its
-# likeliest card at least this much, and counts as a card read at least UNREAD_SURE sure so.
-# On three busy validation sets (6161, 6262, 7777) 0.7 found 18 cards fewer for 5 phantoms fewer
-# (scenes exact 60 / 47 / 60 against 60 / 47 / 59 %), 0.85 nearly none.
+# likeliest card at least this much, and counts as a card read at least UNREAD_SURE sure so
+# (0.7 found fewer cards for fewer phantoms).
 UNREAD_FLOOR = 0.05
 UNREAD_SURE = 0.5
 

@@ -1,12 +1,10 @@
 """Where a mark's index truly lies: the refiner's crops and what its answer means (pure numpy).
 
 The locator measures an index on a 4 px grid. For indices a few pixels across its marks are
-off by a tenth of the index or more, its sizes by half or twice (busy validation scenes: the
-marks of cards found measure 0.71–1.13 of the true height, p10–p90; the marks of cards missed
-0.52–1.72), and the classifier, shown such a crop, reads "not an index" where the true place
-reads the card (74 of 176 missed cards that were marked, on 100 busy validation scenes). The
-refiner looks at a wider crop centred on the mark and says where the index lies; the place it
-gives is then read again.
+off by a tenth of the index or more, its sizes by half or twice, and the classifier, shown such
+a crop, reads "not an index" where the true place reads the card. The refiner looks at a wider
+crop centred on the mark and says where the index lies; the place it gives is then read again
+(model/experiments/refiner.md).
 """
 
 from __future__ import annotations
@@ -23,8 +21,8 @@ from model.recogniser.targets import crop_to_frame
 from scanner.vision.contract import Contract
 from scanner.vision.preprocess import IndexPlace, warped
 
-# The refiner learnt errors within these; beyond them it is guessing, so its answers are held
-# to them.
+# The refiner learnt errors within these (``missed_mark``, model/experiments/refiner.md);
+# beyond them it is guessing, so its answers are held to them.
 MOST_SHIFT = 0.8  # of the mark's extent, along and down
 MOST_LOG_SCALE = math.log(2.5)
 MOST_TURN = math.radians(45.0)

@@ -14,13 +14,9 @@ rank as a standard card surely (``take_grown``), that reading is the mark's, as 
 frame, read so, is a standard deck's; on a special deck's frame every mark keeps its first
 reading (``recogniser.py``).
 
-Measured on frames drawn outside this repository with PIL alone (the model card, "A suit sign
-far below its rank"; tests/fixtures/vision/outside/draw.py): fans of one rank, ranks of 28-38
-px in four typefaces the renderer never uses, the sign 4-24 px below. On the 24 frames (343
-cards) the constants below were chosen on, 251 read right and 64 wrongly before, 301 right and
-1 wrongly after; on 12 frames drawn afterwards (154 cards), 94 right and 51 wrongly before, 142
-right and none wrongly after. On the synthetic validation and test scenes, whose signs sit
-close, the errors moved by a few either way.
+The constants below were chosen on frames drawn outside this repository with PIL alone
+(tests/fixtures/vision/outside/draw.py), and checked on frames drawn afterwards and on the
+synthetic scenes (model/experiments/suit-below.md).
 """
 
 from __future__ import annotations
@@ -36,17 +32,13 @@ from scanner.vision.decode import IndexCandidate
 # The numbers both decks print (2 to 10): the special deck's 1, 11 and 12 have no standard twin.
 SHARED_NUMBERS = tuple(rank for rank in STANDARD_RANKS if rank in SPECIAL_CLASSES)
 # A bare number is read again when the classifier gives that rank's two standard cards at least
-# this much together: a special deck's clean number gives them less. On the 12 drawn frames of
-# seed 47 (172 cards), 0.03 read 125 right, 0.02 134, 0.01 and 0.005 143; at 0.01 about four
-# marks a frame of the speed bench's are read again.
+# this much together: a special deck's clean number gives them less.
 STANDARD_FLOOR = 0.01
 # Cut SHIFT index heights further down the mark, GROW times as tall (half as much wider): the
-# cut reaches 0.7 of the marked rank's height below its foot. Of (0.2, 1.6), (0.3, 1.8), (0.4, 2.2),
-# (0.5, 2.2), (0.5, 2.6) and (0.7, 2.6), (0.3, 1.8) read the most drawn cards right.
+# cut reaches 0.7 of the marked rank's height below its foot, the most drawn cards read right.
 SHIFT = 0.3
 GROW = 1.8
-# The grown cut's reading counts from this sure (0.4 and 0.6 read as many, at a floor of 0.03).
-GROWN_SURE = 0.5
+GROWN_SURE = 0.5  # the grown cut's reading counts from this sure
 
 
 def bare_numbers(

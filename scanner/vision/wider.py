@@ -6,9 +6,9 @@ pixel. The suit sign under it and the pips or art beside it differ by more. The 
 classifier reads a crop that holds them; where the classifier reads a small index as a card,
 the card kept is the one most likely to both. How sure the reading is, and whether it is a card
 at all, stays as the classifier read it: every threshold after this one sees the numbers it
-saw before, only on another card. On the five busy validation sets (the model card) this read
-fewer cards as another code and made no more phantoms; letting the wider classifier's own
-certainty count as well found more cards but made more phantoms and double counts.
+saw before, only on another card: letting the wider classifier's own certainty count as well
+found more cards but made more phantoms and double counts
+(model/experiments/wider-classifier.md).
 """
 
 from __future__ import annotations
