@@ -641,16 +641,12 @@ def _only_partners(
 
 
 # A card lying alone whose two corners are both read unsurely, as two codes, was counted twice,
-# each corner a card asking for a check: the real photos' Queens of a narrow deck, read 0.17 as
-# 10R at one corner and 0.15 as QR at the other, their places 0.35 of a short side apart
-# (PAIR_TIGHT is 0.3) and neither reading giving the other's code JOINT_SURE. Two corners read
-# less than the recogniser's ``min_confidence`` sure, lying as one card's corners, each the
-# other's only such mark left unpaired and neither inside a fan, are one card, read as the
-# product of their class probabilities names (it asks for a check: no corner read it half
-# sure). Real photos: readings 681 → 677, rank right 646 → 648 of 659 found; busy test split
-# double counts 33 → 31, nothing else changed; the five busy validation sets, one side's
-# tables and the drawn frames as before (one card of 2.5 px read as another code is now
-# missed).
+# each corner a card asking for a check (the real photos' Queens of a narrow deck, read 0.17 as
+# 10R at one corner and 0.15 as QR at the other). Two corners read less than the recogniser's
+# ``min_confidence`` sure, lying as one card's corners, each the other's only such mark left
+# unpaired and neither inside a fan, are one card, read as the product of their class
+# probabilities names (it asks for a check: no corner read it half sure;
+# model/experiments/pairing.md).
 def _unsure_corners(
     g: _PairGeometry,
     sure: np.ndarray,
@@ -765,10 +761,7 @@ def _pair_up(
 # lower card's top corner lies nearer the upper card's far corner than either card's own
 # corners lie to each other. Paired so, the two other corners were left a card each: one card
 # counted twice. A pair whose two marks can each pair with a mark left unpaired is replaced by
-# those two pairs, every one of them a pair the geometry allows. On the five busy validation
-# sets errors 1,047 → 1,044 (double counts and phantoms 5 fewer, one card more missed), scenes
-# exact 312 → 313 of 500; on the busy test split errors 877 → 875, scenes exact 261 → 262 of
-# 400.
+# those two pairs, every one of them a pair the geometry allows (model/experiments/pairing.md).
 def _split_pairs(
     chosen: list[tuple[int, int]], options: list[tuple[int, int]], paired: set[int]
 ) -> list[tuple[int, int]]:

@@ -130,17 +130,15 @@ def read_already(
     """Whether the card read as ``code`` at ``place`` is one of those read already (the
     indices ``read``, read as ``codes``): a place within CLEAR of one of them, or, for a word
     printed down the corner (the joker's JOKER), a place on that word's index as a second mark
-    of one index counts once (``cards.py``, SAME_CODE_DOWN). A fan's step lands on the lower
-    half of a tall word, which reads as the word again: on the five busy validation sets one
-    joker of a fan of 4s was so counted twice, and nothing else changed. A rank read so near a
-    card of its rank is kept: those are the cards of a fan of one rank, whose indices lie that
-    close, and what the gaps find most often (on the same sets, three such cards lost).
+    of one index counts once (``cards.py``, SAME_CODE_DOWN): a fan's step lands on the lower
+    half of a tall word, which reads as the word again. A rank read so near a card of its rank
+    is kept: those are the cards of a fan of one rank, whose indices lie that close, and what the
+    gaps find most often (model/experiments/gaps.md).
 
     Nor is a card that lies as the other corner of a card read already in its code
     (``corner_pairs``): a fan's top card read at its far corner and grouped
     with the fan shows its top-left index on the fan's line, where a faint mark on it was read
-    again as the fan's cards are, and the card counted twice (a joker, a JESTER: on the five
-    busy validation sets two double counts fewer, one card more missed)."""
+    again as the fan's cards are, and the card counted twice (a joker, a JESTER)."""
     if not clear_of([place], read):
         return True
     if code in WORD_CODES and repeats_any(place, code, read, codes):

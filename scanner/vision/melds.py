@@ -212,10 +212,9 @@ def _read_again(
 # A meld is cards of one rank and wild cards (RULES.md §1), and its cards are looked for where
 # the fan's step puts them (gaps.py) and read weighed with it. Cards of many ranks laid side by
 # side are grouped as a fan too, and their gaps so read: a real photo's 10, King and Ace laid in
-# a row had a 9 read 0.57 sure on the 10's pips. Only a fan whose naturals read at least the
-# recogniser's ``min_confidence`` sure are, more than half of them, of one rank is looked along
-# so. Real photos: readings 677 → 676, nothing else changed; the five busy validation sets, the
-# busy test split, one side's tables and the drawn frames as before.
+# a row had a 9 read on the 10's pips. Only a fan whose naturals read at least the recogniser's
+# ``min_confidence`` sure are, more than half of them, of one rank is looked along so
+# (model/experiments/gaps.md).
 def of_one_rank(cards: Sequence[CardReading], deck: str, sure: float) -> bool:
     """Whether the natural cards of ``cards`` (of ``deck``) read at least ``sure`` sure are,
     more than half of them, of one rank, wild cards aside; true where none are."""
