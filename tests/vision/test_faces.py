@@ -146,7 +146,8 @@ def _codes_on(cards, indices) -> list[str]:
 def test_a_fan_whose_small_indices_read_as_another_rank_is_read_by_its_top_card_s_face():
     """A fan of three 5s and a joker whose indices measure 6 px: the classifier reads the 5s as
     8s, and the fan agrees. Its top card lies in plain view, read at both corners, and its five
-    pips read it as a 5: the fan reads as the 5s it is. Without the face reader, as 8s."""
+    pips read it as a 5: the fan reads as the 5s it is. Without the face reader, the classifier
+    of this writing reads them as 8s; a retrained one may read them right."""
     name = "fan-7777-18.png"
     indices = json.loads((FIXTURE / "expected.json").read_text())[name]
     fives = [index for index in indices if index["code"] == "5B" and index["visible"]]
@@ -156,4 +157,5 @@ def test_a_fan_whose_small_indices_read_as_another_rank_is_read_by_its_top_card_
     assert _codes_on(recogniser.read(frame).cards, fives) == ["5B", "5B", "5B"]
     without = Recogniser.load(threads=1, face=False)
     assert FACE_FILE not in without.files
-    assert _codes_on(without.read(frame).cards, fives) == ["8B", "8B", "8B"]
+    # with the face reader or without, each of the three is read once
+    assert len(_codes_on(without.read(frame).cards, fives)) == 3

@@ -28,9 +28,12 @@ def recogniser():
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_fixture_is_read_exactly(recogniser, name):
-    cards = recogniser.read(read_image(FIXTURES / name)).cards
+    frame = read_image(FIXTURES / name)
+    cards = recogniser.read(frame).cards
     assert sorted(card.code for card in cards) == EXPECTED[name]
     assert not any(card.check for card in cards)
+    height, width = frame.shape[:2]
+    assert all(_on(card, (0, 0, width, height)) for card in cards)  # each in the frame
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -58,50 +61,44 @@ def test_scan_cli_reads_a_fixture(cli):
     assert sorted(card["code"] for card in line["cards"]) == EXPECTED[name]
 
 
-def _lies_near(card, place, reach=6):
+def _on(card, box) -> bool:
+    """Whether the card's index box lies on ``box`` (x0, y0, x1, y1): its centre inside it."""
     x0, y0, x1, y1 = card.index_box
-    return abs((x0 + x1) / 2 - place[0]) < reach and abs((y0 + y1) / 2 - place[1]) < reach
+    return box[0] <= (x0 + x1) / 2 <= box[2] and box[1] <= (y0 + y1) / 2 <= box[3]
+
+
+# The crop of validation scene 86 (below) as labelled by eye: the indices in plain view, and
+# the index box of the second 5B of the fan at the left, the one a plain look calls "not an
+# index" (the first lies up and to its right, about (102, 81, 114, 93)).
+CLOSER_CARDS = Counter({"2R": 1, "5B": 2, "5R": 1, "7B": 2, "7R": 2, "JK": 2, "QB": 1, "QR": 1})
+CLOSER_5B = (90.0, 88.0, 102.0, 102.0)
 
 
 def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
     """A crop of a busy validation scene (``handfoot synth --count 100 --seed 7777 --split
-    test``, scene 86, 320×240 px from (1290, 103)): a 5B in a fan, called "not an index" unless
-    the locator sees it scaled up (``closer.py``), the refiner says where it lies (``refine.py``)
-    or its fan reads it (``melds.py``, ``gaps.py``). Until the twenty-third version this was
-    scene 37's second 7B of a fan, which that version's locator marks at once."""
+    test``, scene 86, 320×240 px from (1290, 103)): a 5B in a fan, called "not an index" by
+    the locators of this writing unless the locator sees it scaled up (``closer.py``), the
+    refiner says where it lies (``refine.py``) or its fan reads it (``melds.py``,
+    ``gaps.py``). Each of those reads it on its index without a check, keeps every card the
+    plain look read, and reads no card the crop does not show, nor one twice; with all of
+    them, every card of the crop is read. A locator that marks the 5B at once leaves them
+    nothing to add, and the test still holds."""
     frame = read_image(FIXTURES / "closer" / "busy-7777-86.png")
+    height, width = frame.shape[:2]
     bare = Recogniser.load(look_closer=False, rescale=False, refine=False)
     plain = bare.read(frame, melds=False).cards
     closer = Recogniser.load(rescale=False, refine=False).read(frame, melds=False).cards
-    gained = Counter(card.code for card in closer) - Counter(card.code for card in plain)
-    # since the thirty-first version's locator the closer look also finds a true card: the
-    # second 7B of the fan at the bottom right, its index at about (217, 210)
-    assert gained - Counter({"7B": 1}) == Counter({"5B": 1})
-    assert {card.index_box for card in plain} < {card.index_box for card in closer}
-    fresh = [card for card in closer if card.index_box not in {c.index_box for c in plain}]
-    assert all(_lies_near(card, (217, 210)) for card in fresh if card.code == "7B")
-    (new,) = [card for card in fresh if card.code == "5B"]
-    assert _lies_near(new, (96, 97))
-    # 0.92 sure until faint marks near the frame's edge were read in full (``faint.py``): this
-    # crop's edge marks left "not an index" now share the closer look's mosaic with it
-    assert new.confidence > 0.8 and not new.check
     refined = Recogniser.load(look_closer=False, rescale=False).read(frame, melds=False).cards
-    gained = Counter(card.code for card in refined) - Counter(card.code for card in plain)
-    assert gained == Counter({"5B": 1})
-    # the refiner may also move another unsure mark
-    moved = [card for card in refined if card.index_box not in {c.index_box for c in plain}]
-    (new,) = [card for card in moved if card.code == "5B"]
-    assert _lies_near(new, (96, 97))
-    assert not new.check
-    # read with its fan, it is read where the fan's step puts it, weighed with the fan
-    in_fan = bare.read(frame).cards
-    gained = Counter(card.code for card in in_fan) - Counter(card.code for card in plain)
-    assert gained - Counter({"7B": 1}) == Counter({"5B": 1})  # that 7B again
-    fresh = [card for card in in_fan if card.index_box not in {c.index_box for c in plain}]
-    assert all(_lies_near(card, (217, 210)) for card in fresh if card.code == "7B")
-    (new,) = [card for card in fresh if card.code == "5B"]
-    assert _lies_near(new, (96, 97))
-    assert new.confidence > 0.9 and not new.check
+    in_fan = bare.read(frame).cards  # read with its fan, where the fan's step puts it
+    for cards in (closer, refined, in_fan):
+        assert not Counter(card.code for card in cards) - CLOSER_CARDS
+        assert all(_on(card, (0, 0, width, height)) for card in cards)
+        (new,) = [card for card in cards if _on(card, CLOSER_5B)]
+        assert new.code == "5B" and not new.check
+    # the closer look only adds to what the plain look read
+    assert {card.index_box for card in plain} <= {card.index_box for card in closer}
+    every = Counter(card.code for card in recogniser.read(frame).cards)
+    assert every == CLOSER_CARDS
 
 
 def test_a_closer_reading_too_unsure_to_count_alone_is_not_taken(monkeypatch):
@@ -148,7 +145,10 @@ def test_a_frame_of_small_indices_is_read_scaled_up(recogniser):
         x, y = centre(card)
         near = [math.dist((x, y), centre(c)) for c in plain.cards if c.code == card.code]
         same += bool(near) and min(near) < 2.5
-    assert same >= 8
+    # all twelve lie where the frame as it comes reads them with the models of this writing;
+    # ten leaves a retrain room for a card read as it comes a little off its mark, while
+    # cards mapped back to the wrong pixels would match none
+    assert same >= 10
 
 
 def test_two_threads_read_every_fixture_as_one_does(recogniser):

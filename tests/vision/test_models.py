@@ -1,5 +1,5 @@
-"""The shipped models on a few rendered scenes. Thresholds are loose on purpose: these check
-that the models and the pipeline fit together; `handfoot eval` measures how well they read."""
+"""The shipped models on a few rendered scenes: these check that the models and the pipeline
+fit together, with thresholds a retrain keeps; `handfoot eval` measures how well they read."""
 
 import numpy as np
 import pytest
@@ -18,6 +18,10 @@ if not ((SHIPPED / LOCATOR_FILE).is_file() and (SHIPPED / CLASSIFIER_FILE).is_fi
 # (seed, index, deck, split): small frames, both decks, and held-out designs on a held-out table
 FIXTURES = [(101, 0, "standard", "train"), (101, 1, "special", "train"), (6, 0, "both", "test")]
 SIZE = (960, 720)
+# The three scenes hold 100 countable cards, and the models of this writing find and read every
+# one right (recall, precision and accuracy 1.0). 0.9 leaves a retrain room for a few misses on
+# frames this small, not for a locator or classifier that fits the pipeline badly.
+ENOUGH = 0.9
 
 
 @pytest.fixture(scope="module")
@@ -43,13 +47,13 @@ def test_the_models_find_most_cards(scores):
     assert [score.held_out for score in scores] == [False, False, True]
     figures = summarise(scores)
     assert figures["countable"] > 0
-    assert figures["recall"] >= 0.5, figures
-    assert figures["precision"] >= 0.5, figures
+    assert figures["recall"] >= ENOUGH, figures
+    assert figures["precision"] >= ENOUGH, figures
 
 
 def test_the_models_read_most_codes_right(scores):
     figures = summarise(scores)
-    assert figures["accuracy"]["all"] >= 0.5, figures
+    assert figures["accuracy"]["all"] >= ENOUGH, figures
 
 
 def test_a_bare_table_shows_no_cards(recogniser):
