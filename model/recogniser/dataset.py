@@ -13,8 +13,9 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from model.recogniser import spec, targets
+from model.recogniser import targets
 from model.recogniser.targets import CLASS_INDEX, IndexTruth, index_truths
+from scanner.vision import contract as spec
 
 TRUTH_FIELDS = 11  # centre x, y, angle, height, width, card centre x, y, card w, h, class, visible
 

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import torch
 
-from model.recogniser import spec
+from scanner.vision import contract as spec
 
 PARITY_TOLERANCE = 1e-4
 # A trained model is a development model until someone names its version (model/README.md).

@@ -19,9 +19,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from model.recogniser import spec
 from model.recogniser.dataset import scene_files
 from model.recogniser.targets import CLASS_INDEX
+from scanner.vision import contract as spec
 
 FACE_RATE = 3e-3
 SHOWN = 0.9  # a card this much in view shows its face

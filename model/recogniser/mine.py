@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from model.recogniser import spec
 from model.recogniser.dataset import _load, scene_files
 from model.recogniser.targets import CLASS_INDEX, index_truths
+from scanner.vision import contract as spec
 
 NEAR = 0.35
 FAR = 0.9
@@ -103,7 +103,7 @@ def mine_classifier_samples(
     """Run the ``locator`` ONNX file over every ``every``-th scene (from ``offset``, so the
     scenes differ from those the first classifier's crops came from) and save the crops of
     its marks with their classes, as ``cut_classifier_samples`` does, cut exactly as the
-    recogniser cuts them (its crop map, the contract of ``spec.py``, and the mean of the
+    recogniser cuts them (its crop map, the runtime's contract, and the mean of the
     locator's heads over the frame's quarter ``turns``, as ``scanner/vision/turns.py``), as
     the classifier's crops or, ``wider``, the wider classifier's."""
     from scanner.vision.contract import Contract

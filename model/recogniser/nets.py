@@ -1,7 +1,7 @@
 """The three networks, small enough for a Raspberry Pi's CPU.
 
 Locator: a depthwise-separable encoder down to 1/32 and a light feature pyramid back up to 1/4
-of the frame, ending in the heads of ``spec`` (CenterNet-style); the ``fine`` locator has one
+of the frame, ending in the heads of the contract (CenterNet-style); the ``fine`` locator has one
 more block at 1/2 and two more at 1/4, for indices only a few pixels wide (see ``grow.py``).
 Classifier: a small VGG-like stack on 48×32 upright index crops. Verifier: a smaller one on 48×48
 crops of an index with the card around it. Refiner: another on 32×32 crops around a mark, giving
@@ -13,7 +13,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from model.recogniser import spec
+from scanner.vision import contract as spec
 
 
 def conv_bn(cin: int, cout: int, stride: int = 1, k: int = 3) -> nn.Sequential:

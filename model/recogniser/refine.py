@@ -19,9 +19,9 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
-from model.recogniser import spec
 from model.recogniser.dataset import _load, scene_files
 from model.recogniser.targets import IndexTruth, index_truths
+from scanner.vision import contract as spec
 from scanner.vision.decode import angle_gap
 
 REFINER_RATE = 2e-3

@@ -3,13 +3,13 @@ upright crops the classifier should read. numpy and OpenCV only (shared with inf
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from model.recogniser import spec
+from scanner.vision import contract as spec
+from scanner.vision.preprocess import crop_to_frame
 
 CLASS_INDEX = {name: i for i, name in enumerate(spec.CLASSES)}
 
@@ -137,38 +137,6 @@ def _peak(
     u = dx * along[0] + dy * along[1]
     v = dx * down[0] + dy * down[1]
     return np.exp(-(u**2 / (2 * sigma_along**2) + v**2 / (2 * sigma_down**2)))
-
-
-def crop_to_frame(
-    x: float,
-    y: float,
-    angle: float,
-    extent: float,
-    *,
-    crop_w: int = spec.CROP_W,
-    crop_h: int = spec.CROP_H,
-    crop_scale: float = spec.CROP_SCALE,
-    shift: tuple[float, float] = (0.0, 0.0),
-) -> np.ndarray:
-    """The 2×3 affine map from crop px to frame px: the crop is ``crop_scale × extent`` tall,
-    turned by ``angle`` so the index reads upright, its middle on (x, y) moved ``shift``
-    extents along and down the index. Training and inference both cut their crops with this
-    one map."""
-    # In plain floats: a frame's crops ask for some 400 maps, and numpy's small arrays took
-    # 11 µs a map against 1.3 (the same numbers, but for the last bit of some origins).
-    turn = math.radians(angle)
-    cos, sin = math.cos(turn), math.sin(turn)  # along (cos, sin), down (-sin, cos)
-    scale = crop_scale * extent / crop_h  # frame px per crop px
-    middle_x = x + (shift[0] * cos + shift[1] * -sin) * extent
-    middle_y = y + (shift[0] * sin + shift[1] * cos) * extent
-    along_x, along_y, down_x, down_y = cos * scale, sin * scale, -sin * scale, cos * scale
-    half_w, half_h = crop_w / 2, crop_h / 2
-    return np.array(
-        [
-            [along_x, down_x, middle_x - (along_x * half_w + down_x * half_h)],
-            [along_y, down_y, middle_y - (along_y * half_w + down_y * half_h)],
-        ]
-    )
 
 
 WIDER = {"crop_scale": spec.WIDER_SCALE, "shift": (spec.WIDER_ALONG, spec.WIDER_DOWN)}

@@ -27,7 +27,6 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
-from model.recogniser import spec
 from model.recogniser.dataset import (
     cut_classifier_samples,
     cut_locator_parts,
@@ -36,6 +35,7 @@ from model.recogniser.dataset import (
 )
 from model.recogniser.nets import Classifier, Locator
 from model.recogniser.targets import CLASS_INDEX, PEAKS, locator_targets
+from scanner.vision import contract as spec
 
 CHECKPOINT_EVERY = 50
 # The crop the classifier reads depends on the angle and the index height: learn those first.
@@ -640,7 +640,7 @@ def train_and_export_face_reader(args: argparse.Namespace) -> None:
 
 
 def train_and_export_wider(args: argparse.Namespace) -> None:
-    """Cut the wider classifier's crops (``spec.py``) around the scenes' labelled indices,
+    """Cut the wider classifier's crops (``contract.py``) around the scenes' labelled indices,
     mine them at the exported locator's marks (the finished one, as for the verifier), train
     it as the classifier is trained, export it beside the others. No crops half beside an
     index are cut as "not an index": a crop this tall, so moved, still holds the index (the

@@ -19,10 +19,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from model.recogniser import spec
 from model.recogniser.dataset import scene_files
 from model.recogniser.mine import label_mark, locator_marks
 from model.recogniser.targets import CLASS_INDEX, index_truths
+from scanner.vision import contract as spec
 
 MINE_PEAK = 0.1  # down to the recogniser's faint marks, which are read too
 KEEP_TRUE = 0.35  # share of the true marks kept: they are plentiful, the false ones few

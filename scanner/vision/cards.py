@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from model.recogniser.spec import SPECIAL_CLASSES
+from scanner.vision.contract import SPECIAL_CLASSES
 from scanner.vision.decode import IndexCandidate, Point, angle_gap
 
 DUPLICATE_SHARE = 0.5  # another mark within half the index's size of a mark is the same index

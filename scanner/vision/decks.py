@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from model.recogniser.spec import deck_of
+from scanner.vision.contract import deck_of
 
 DECKS = ("standard", "special")
 # Each chosen in model/experiments/decks.md:

@@ -10,7 +10,7 @@ class VisionError(Exception):
 
 
 class RecogniserError(VisionError):
-    """The models cannot be loaded or do not follow the contract in ``model/recogniser/spec.py``."""
+    """The models cannot be loaded or do not follow the contract in ``contract.py``."""
 
 
 class ImageError(VisionError):

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from model.recogniser.spec import CLASSES, NOT_AN_INDEX, deck_of
 from scanner.vision.cards import CardReading, IndexReading
+from scanner.vision.contract import CLASSES, NOT_AN_INDEX, deck_of
 from scanner.vision.grouping import index_centre
 from scanner.vision.images import read_image
 from scanner.vision.legibility import advice_for

@@ -19,8 +19,8 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from model.recogniser.spec import FACE_H, FACE_W
 from scanner.vision.cards import CardReading, weighed_reading
+from scanner.vision.contract import FACE_H, FACE_W
 
 # Each chosen in model/experiments/face-reader.md:
 # A face read "not an index" at least this sure says nothing of the card.

@@ -40,8 +40,8 @@ from functools import cache
 import numpy as np
 
 from engine import Card, Deck
-from model.recogniser.spec import deck_of
 from scanner.vision.cards import CardReading, IndexReading, weighed_reading
+from scanner.vision.contract import deck_of
 from scanner.vision.grouping import CardGroup, group_cards
 
 # Each chosen in model/experiments/melds.md:

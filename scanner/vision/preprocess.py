@@ -5,15 +5,14 @@ Coordinates are frame pixels, x right, y down, as in the scene labels.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Protocol
 
 import cv2
 import numpy as np
 
-from model.recogniser import spec
-from model.recogniser.targets import crop_to_frame
-from scanner.vision.contract import Contract
+from scanner.vision.contract import CROP_H, CROP_SCALE, CROP_W, Contract, crop_extent
 
 
 class IndexPlace(Protocol):
@@ -78,6 +77,38 @@ def check_frame(frame: np.ndarray) -> None:
         raise ValueError(f"a frame is uint8 [H, W, 3] RGB, not {frame.dtype} {frame.shape}")
 
 
+def crop_to_frame(
+    x: float,
+    y: float,
+    angle: float,
+    extent: float,
+    *,
+    crop_w: int = CROP_W,
+    crop_h: int = CROP_H,
+    crop_scale: float = CROP_SCALE,
+    shift: tuple[float, float] = (0.0, 0.0),
+) -> np.ndarray:
+    """The 2×3 affine map from crop px to frame px: the crop is ``crop_scale × extent`` tall,
+    turned by ``angle`` so the index reads upright, its middle on (x, y) moved ``shift``
+    extents along and down the index. Training and inference both cut their crops with this
+    one map."""
+    # In plain floats: a frame's crops ask for some 400 maps, and numpy's small arrays took
+    # 11 µs a map against 1.3 (the same numbers, but for the last bit of some origins).
+    turn = math.radians(angle)
+    cos, sin = math.cos(turn), math.sin(turn)  # along (cos, sin), down (-sin, cos)
+    scale = crop_scale * extent / crop_h  # frame px per crop px
+    middle_x = x + (shift[0] * cos + shift[1] * -sin) * extent
+    middle_y = y + (shift[0] * sin + shift[1] * cos) * extent
+    along_x, along_y, down_x, down_y = cos * scale, sin * scale, -sin * scale, cos * scale
+    half_w, half_h = crop_w / 2, crop_h / 2
+    return np.array(
+        [
+            [along_x, down_x, middle_x - (along_x * half_w + down_x * half_h)],
+            [along_y, down_y, middle_y - (along_y * half_w + down_y * half_h)],
+        ]
+    )
+
+
 def crop_matrix(
     place: IndexPlace,
     contract: Contract,
@@ -86,14 +117,14 @@ def crop_matrix(
     shift: tuple[float, float] = (0.0, 0.0),
 ) -> np.ndarray:
     """The 2×3 affine map from crop pixels to frame pixels that turns the index at ``place``
-    upright: the training crops' own map (``model.recogniser.targets.crop_to_frame``), with
+    upright: the training crops' own map (``crop_to_frame``), with
     the sizes of the shipped models' contract, because the classifier only reads well what it
     saw in training. ``scale`` (default CROP_SCALE) and ``shift``: as ``crop_to_frame``'s."""
     return crop_to_frame(
         place.x,
         place.y,
         place.angle,
-        spec.crop_extent(place.index_h, place.index_w, contract.crop_fits_width),
+        crop_extent(place.index_h, place.index_w, contract.crop_fits_width),
         crop_w=contract.crop_w,
         crop_h=contract.crop_h,
         crop_scale=contract.crop_scale if scale is None else scale,
@@ -111,7 +142,7 @@ def upright_crops(
 
 
 def wider_crops(frame: np.ndarray, places: Sequence[IndexPlace], contract: Contract) -> np.ndarray:
-    """The crops the wider classifier reads (``spec.py``): as the classifier's, but
+    """The crops the wider classifier reads (``contract.py``): as the classifier's, but
     WIDER_SCALE index extents tall, moved WIDER_ALONG along and WIDER_DOWN down the index."""
     shift = (contract.wider_along, contract.wider_down)
     matrices = [
@@ -129,7 +160,7 @@ def context_matrix(place: IndexPlace, contract: Contract) -> np.ndarray:
         place.x,
         place.y,
         place.angle,
-        spec.crop_extent(place.index_h, place.index_w, contract.crop_fits_width),
+        crop_extent(place.index_h, place.index_w, contract.crop_fits_width),
         crop_w=side,
         crop_h=side,
         crop_scale=contract.verify_scale,

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from model.recogniser import spec
 from scanner.vision import closer, suit_below
+from scanner.vision import contract as spec
 from scanner.vision.cards import CardReading, IndexReading, merge_cards, suppress_duplicates
 from scanner.vision.contract import Contract
 from scanner.vision.decks import best_in_deck, check_deck, infer_deck

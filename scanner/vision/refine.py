@@ -16,10 +16,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from model.recogniser import spec
-from model.recogniser.targets import crop_to_frame
-from scanner.vision.contract import Contract
-from scanner.vision.preprocess import IndexPlace, warped
+from scanner.vision.contract import Contract, crop_extent
+from scanner.vision.preprocess import IndexPlace, crop_to_frame, warped
 
 # The refiner learnt errors within these (``missed_mark``, model/experiments/refiner.md);
 # beyond them it is guessing, so its answers are held to them.
@@ -33,7 +31,7 @@ Place = TypeVar("Place", bound=IndexPlace)
 def refine_matrix(place: IndexPlace, contract: Contract) -> np.ndarray:
     """The 2×3 affine map from refiner-crop pixels to frame pixels: a square REFINE_SCALE of
     the mark's extent wide, centred on it, turned like it."""
-    extent = spec.crop_extent(place.index_h, place.index_w, contract.crop_fits_width)
+    extent = crop_extent(place.index_h, place.index_w, contract.crop_fits_width)
     side = contract.refine_side
     return crop_to_frame(
         place.x,
@@ -53,13 +51,13 @@ def refine_crops(frame: np.ndarray, places: Sequence[IndexPlace], contract: Cont
 
 
 def refined_place(place: Place, geometry: Sequence[float], contract: Contract) -> Place:
-    """``place`` moved, scaled and turned as the refiner's ``geometry`` (``spec.REFINED``)
+    """``place`` moved, scaled and turned as the refiner's ``geometry`` (``contract.REFINED``)
     says, each part held within what it learnt."""
     most = (MOST_SHIFT, MOST_SHIFT, MOST_LOG_SCALE, MOST_LOG_SCALE, MOST_TURN)
     along_by, down_by, log_h, log_w, turn = (
         min(max(float(value), -limit), limit) for value, limit in zip(geometry, most, strict=True)
     )
-    extent = spec.crop_extent(place.index_h, place.index_w, contract.crop_fits_width)
+    extent = crop_extent(place.index_h, place.index_w, contract.crop_fits_width)
     angle = math.radians(place.angle)
     along = (math.cos(angle), math.sin(angle))
     down = (-math.sin(angle), math.cos(angle))

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from model.recogniser.spec import SPECIAL_CLASSES, STANDARD_RANKS
+from scanner.vision.contract import SPECIAL_CLASSES, STANDARD_RANKS
 from scanner.vision.decode import IndexCandidate
 
 # The numbers both decks print (2 to 10): the special deck's 1, 11 and 12 have no standard twin.

@@ -1,5 +1,5 @@
 """Which card a small index is, read again with the card beside it (the wider classifier,
-``model/recogniser/spec.py``).
+``contract.py``).
 
 An index a few pixels tall is a blur of two or three strokes: a 6, an 8 and a 9 differ by a
 pixel. The suit sign under it and the pips or art beside it differ by more. The wider

@@ -3,7 +3,7 @@
 They run on the shipped models when ``model/locator.onnx`` and ``model/classifier.onnx`` exist,
 else on two tiny stand-ins built here with the ``onnx`` package (skipped without it): a
 "locator" that marks every bright red 4×4 cell and a "classifier" that reads a crop's mean green
-as a class. The stand-ins follow the contract in ``model/recogniser/spec.py``, so the whole
+as a class. The stand-ins follow the contract in ``scanner/vision/contract.py``, so the whole
 pipeline runs and its output can be checked exactly.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model.recogniser import spec
+from scanner.vision import contract as spec
 from scanner.vision.evaluate import FATES
 from scanner.vision.images import write_image
 from scanner.vision.recogniser import CLASSIFIER_FILE, LOCATOR_FILE, default_model_dir

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from model.recogniser.spec import CLASSES, deck_of
+from scanner.vision.contract import CLASSES, deck_of
 from scanner.vision.decks import allowed, best_in_deck, check_deck, infer_deck
 
 

@@ -9,9 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from model.recogniser.spec import FACE_H, FACE_W
 from scanner.vision.cards import CardReading
-from scanner.vision.contract import Contract
+from scanner.vision.contract import FACE_H, FACE_W, Contract
 from scanner.vision.faces import (
     FACE_NONE,
     ONE_CORNER_NONE,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from model.recogniser.spec import deck_of
+from scanner.vision.contract import deck_of
 from scanner.vision.images import read_image
 from scanner.vision.recogniser import Recogniser, default_model_dir
 

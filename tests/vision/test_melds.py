@@ -6,9 +6,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from model.recogniser.spec import CLASSES, NOT_AN_INDEX
 from scanner.vision import Recogniser
 from scanner.vision.cards import IndexReading, merge_cards
+from scanner.vision.contract import CLASSES, NOT_AN_INDEX
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.melds import meld_posteriors, of_one_rank, read_as_meld, read_with_melds
 from tests.vision.test_grouping import card, fan

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model.recogniser import spec
+from scanner.vision import contract as spec
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.images import read_image
 from scanner.vision.recogniser import Recogniser, default_model_dir

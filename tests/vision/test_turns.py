@@ -4,8 +4,8 @@ frame's own grid must say what the unturned frame's would, cell for cell."""
 import numpy as np
 import pytest
 
-from model.recogniser import spec
 from model.recogniser.targets import IndexTruth, locator_targets
+from scanner.vision import contract as spec
 from scanner.vision.contract import Contract
 from scanner.vision.decode import decode_heads
 from scanner.vision.recogniser import Recogniser, default_model_dir

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from model.recogniser import spec
+from scanner.vision import contract as spec
 from scanner.vision.cards import IndexReading, merge_cards
 from scanner.vision.unread import agreed_unread
 from tests.vision.test_pure import index_of

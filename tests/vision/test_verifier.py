@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from model.recogniser import spec
+from scanner.vision import contract as spec
 from scanner.vision.cards import IndexReading, merge_cards
 from scanner.vision.contract import Contract
 from scanner.vision.decode import IndexCandidate

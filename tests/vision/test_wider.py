@@ -9,7 +9,7 @@ import shutil
 import numpy as np
 import pytest
 
-from model.recogniser import spec
+from scanner.vision import contract as spec
 from scanner.vision.contract import MANIFEST, Contract
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.errors import RecogniserError

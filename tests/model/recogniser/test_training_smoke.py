@@ -11,10 +11,10 @@ pytestmark = pytest.mark.slow
 
 torch = pytest.importorskip("torch")
 
-from model.recogniser import spec  # noqa: E402
 from model.recogniser.dataset import write_scenes_for_tests  # noqa: E402
 from model.recogniser.train import load_trained  # noqa: E402
 from model.recogniser.train import main as train  # noqa: E402
+from scanner.vision import contract as spec  # noqa: E402
 
 
 @pytest.fixture(scope="module")
