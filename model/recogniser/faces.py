@@ -126,9 +126,9 @@ def train_face_reader(
     workers: int = 0,
 ) -> nn.Module:
     """The face reader trained on ``samples`` (``cut_face_samples``), every face drawn as
-    often, each ``blurred`` afresh (``device``, ``workers``: see ``train.run_steps``)."""
+    often, each ``blurred`` afresh (``device``, ``workers``: see ``loop.run_steps``)."""
+    from model.recogniser.loop import Batches, normalise, run_steps
     from model.recogniser.nets import FaceReader
-    from model.recogniser.train import Batches, normalise, run_steps
 
     torch.manual_seed(seed)
     data = np.load(samples)

@@ -176,9 +176,9 @@ def train_refiner(
 ) -> nn.Module:
     """An L1 loss on every part of the answer; the crops' light and colour jittered. With
     ``mined`` (``mine_refiner_samples``), half of every batch is the locator's own marks.
-    ``device``, ``workers``: see ``train.run_steps``."""
+    ``device``, ``workers``: see ``loop.run_steps``."""
+    from model.recogniser.loop import Batches, normalise, run_steps
     from model.recogniser.nets import Refiner
-    from model.recogniser.train import Batches, normalise, run_steps
     from model.recogniser.verify import colour_jitter
 
     torch.manual_seed(seed)

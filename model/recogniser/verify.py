@@ -100,9 +100,9 @@ def train_verifier(
     workers: int = 0,
 ) -> nn.Module:
     """Half of every batch on a card, half off every card (``device``, ``workers``: see
-    ``train.run_steps``)."""
+    ``loop.run_steps``)."""
+    from model.recogniser.loop import Batches, normalise, run_steps
     from model.recogniser.nets import Verifier
-    from model.recogniser.train import Batches, normalise, run_steps
 
     torch.manual_seed(seed)
     data = np.load(samples)

@@ -16,8 +16,8 @@ from model.recogniser.dataset import (  # noqa: E402
     cut_locator_samples,
     write_scenes_for_tests,
 )
+from model.recogniser.locator import locator_batches, turns_divergence  # noqa: E402
 from model.recogniser.nets import Locator  # noqa: E402
-from model.recogniser.train import locator_batches, turns_divergence  # noqa: E402
 from model.recogniser.train import main as train  # noqa: E402
 
 
@@ -98,7 +98,7 @@ def test_fold_teaches_the_shipped_locator_one_pass_and_writes_it(scenes, shipped
 
 
 def test_the_teacher_is_a_locator_beside_its_recogniser(scenes, tmp_path):
-    from model.recogniser.train import cut_folded_samples
+    from model.recogniser.locator import cut_folded_samples
 
     with pytest.raises(ValueError, match=r"locator\.onnx"):
         cut_folded_samples(scenes, tmp_path / "s.npz", tmp_path / "other.onnx", 2, 1)

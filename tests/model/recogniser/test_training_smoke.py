@@ -12,7 +12,7 @@ pytestmark = pytest.mark.slow
 torch = pytest.importorskip("torch")
 
 from model.recogniser.dataset import write_scenes_for_tests  # noqa: E402
-from model.recogniser.train import load_trained  # noqa: E402
+from model.recogniser.loop import load_trained  # noqa: E402
 from model.recogniser.train import main as train  # noqa: E402
 from scanner.vision import contract as spec  # noqa: E402
 
@@ -442,7 +442,7 @@ def test_locator_marks_are_labelled_against_the_truth():
 
 
 def test_tune_goes_on_from_a_shipped_locator_and_ships_the_tuned_one(scenes, tmp_path, monkeypatch):
-    from model.recogniser import train as training
+    from model.recogniser import locator as training
 
     taught = []  # the heat peak shape each batch's targets were taught with
 
@@ -494,7 +494,7 @@ def onnx_heads(path, image):
 
 def test_crops_holding_a_readable_wide_index_are_drawn_more_often():
     from model.recogniser.dataset import TRUTH_FIELDS
-    from model.recogniser.train import WIDE_FOCUS, crop_weights
+    from model.recogniser.locator import WIDE_FOCUS, crop_weights
 
     def index(height, width, visible):
         row = np.zeros(TRUTH_FIELDS, np.float32)
@@ -511,7 +511,7 @@ def test_crops_holding_a_readable_wide_index_are_drawn_more_often():
 
 def test_crops_holding_a_small_readable_index_are_drawn_small_focus_times_as_often():
     from model.recogniser.dataset import TRUTH_FIELDS
-    from model.recogniser.train import SMALL_INDEX, WIDE_FOCUS, crop_weights
+    from model.recogniser.locator import SMALL_INDEX, WIDE_FOCUS, crop_weights
 
     def index(height, width, visible=1.0):
         row = np.zeros(TRUTH_FIELDS, np.float32)

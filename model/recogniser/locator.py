@@ -1,0 +1,287 @@
+"""Training the locator: its batches and loss, the first round and its warm restarts, and the
+stages that go on from an ONNX locator (grown, tuned, folded)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from model.recogniser.dataset import cut_locator_samples, truths_from_rows
+from model.recogniser.loop import Batches, jitter, normalise, run_steps
+from model.recogniser.nets import Locator
+from model.recogniser.targets import locator_targets
+
+# The crop the classifier reads depends on the angle and the index height: learn those first.
+REGRESSION_WEIGHTS = torch.tensor([3.0, 3.0, 2.0, 1.0, 0.5, 0.5, 0.5, 0.5, 1.0, 1.0]).view(
+    1, -1, 1, 1
+)
+
+
+def focal_loss(logits: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, per positive peak."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    positive = target.eq(1.0).float() + (target > 0.97).float() * (1 - target.eq(1.0).float())
+    pos_loss = -torch.log(p) * (1 - p) ** 2 * positive
+    neg_loss = -torch.log(1 - p) * p**2 * (1 - target) ** 4 * (1 - positive)
+    count = positive.sum().clamp(min=1.0)
+    return ((pos_loss + neg_loss) * weight).sum() / count
+
+
+LOCATOR_RATE = 2e-3
+
+
+WIDE_INDEX = 1.3  # an index this many times wider than tall: the special deck's words
+WIDE_FOCUS = 3.0  # how much more often a crop holding a readable wide index is drawn
+SMALL_INDEX = 6.0  # px on an index's short side below which the locator finds the fewest
+
+
+def crop_weights(truths: np.ndarray, counts: np.ndarray, small_focus: float = 1.0) -> np.ndarray:
+    """Sampling weights of the locator's crops, summing to 1. Words printed across a corner
+    (LORD, JESTER, JOKER) are a few in a hundred indices, and a wide word looks like a tall
+    index turned a quarter: the locator read them turned and too small. Crops that hold one
+    readable are drawn WIDE_FOCUS times as often; crops that hold a readable index smaller
+    than SMALL_INDEX on its short side (the fifth of the indices the locator finds least of),
+    ``small_focus`` times as often (on top of WIDE_FOCUS where a crop holds both)."""
+    if small_focus <= 0:
+        raise ValueError(f"small_focus is a positive factor, not {small_focus}")
+    owner = np.repeat(np.arange(len(counts)), counts)
+    readable = truths[:, 10] >= 0.9
+    wide = (truths[:, 4] >= WIDE_INDEX * truths[:, 3]) & readable
+    small = (np.minimum(truths[:, 3], truths[:, 4]) < SMALL_INDEX) & readable
+    weights = np.ones(len(counts))
+    weights[np.unique(owner[wide])] = WIDE_FOCUS
+    weights[np.unique(owner[small])] *= small_focus
+    return weights / weights.sum()
+
+
+def turns_divergence(logits: torch.Tensor, taught: torch.Tensor) -> torch.Tensor:
+    """How far the heat ``logits`` [N, 1, h, w] of one pass lie from ``taught`` [N, 1, h, w],
+    the heat the locator gave the same cells as the mean of its four turns: the divergence of
+    the two cells' Bernoulli distributions, summed (zero where they agree)."""
+    taught = taught.clamp(1e-4, 1 - 1e-4)
+    entropy = -(taught * torch.log(taught) + (1 - taught) * torch.log(1 - taught))
+    crossed = nn.functional.binary_cross_entropy_with_logits(logits, taught, reduction="none")
+    return (crossed - entropy).sum()
+
+
+def locator_batches(
+    samples: Path,
+    model: Locator,
+    batch: int,
+    small_focus: float = 1.0,
+    fold: float = 0.0,
+    peaks: str = "round",
+) -> Batches:
+    """The locator's batches and loss (see ``run_steps``), its crops drawn by
+    ``crop_weights``, its heat taught with ``peaks`` (``targets.locator_targets``). With
+    ``fold``, the samples' "teacher" heads (``fold_locator``) weigh in: the divergence of the
+    heat from theirs, per peak, times ``fold``."""
+    data = np.load(samples)
+    images, truths, counts = data["images"], data["truths"], data["counts"]
+    if fold > 0 and "teacher" not in data:
+        raise ValueError(f"{samples} holds no teacher heads: cut them with a teacher")
+    teacher = data["teacher"] if fold > 0 else None
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    size = images.shape[1]
+    weights = torch.from_numpy(crop_weights(truths, counts, small_focus))
+
+    def draw(step: int, generator: torch.Generator) -> tuple[torch.Tensor, ...]:
+        pick = torch.multinomial(weights, batch, replacement=True, generator=generator).numpy()
+        heads, heat_w, reg_w = [], [], []
+        for i in pick:
+            rows = truths[starts[i] : starts[i + 1]].astype(np.float64)
+            h, hw, rw = locator_targets(truths_from_rows(rows), size, size, peaks)
+            heads.append(h)
+            heat_w.append(hw)
+            reg_w.append(rw)
+        drawn = (
+            jitter(normalise(images[pick]), generator),
+            torch.from_numpy(np.stack(heads)),
+            torch.from_numpy(np.stack(heat_w))[:, None],
+            torch.from_numpy(np.stack(reg_w))[:, None],
+        )
+        if teacher is None:
+            return drawn
+        return (*drawn, torch.from_numpy(teacher[pick, :1].astype(np.float32)))
+
+    def loss(drawn: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, dict]:
+        x, target, heat_weight, reg_weight = drawn[:4]
+        out = model.raw(x)
+        heat = focal_loss(out[:, :1], target[:, :1], heat_weight)
+        regression_weights = REGRESSION_WEIGHTS.to(out.device)
+        error = torch.abs(out[:, 1:] - target[:, 1:]) * regression_weights
+        reg = (
+            (error * reg_weight).sum() / reg_weight.sum().clamp(min=1.0) / regression_weights.sum()
+        )
+        parts = {"heat": heat.item(), "regression": reg.item()}
+        if teacher is None:
+            return heat + reg, parts
+        positives = target[:, :1].eq(1.0).sum().clamp(min=1.0)
+        folded = turns_divergence(out[:, :1], drawn[4]) / positives
+        parts["turns"] = folded.item()
+        return heat + reg + fold * folded, parts
+
+    return Batches(draw, loss)
+
+
+@dataclass(frozen=True)
+class Teaching:
+    """How every stage that trains the locator teaches it: the heat peak round each index
+    centre (``targets.PEAKS``), the device it trains on, and the processes that draw its batches
+    ahead (``run_steps``)."""
+
+    peaks: str = "round"
+    device: str = "cpu"
+    workers: int = 0
+
+
+def train_locator(
+    samples: Path,
+    work: Path,
+    steps: int,
+    batch: int,
+    seed: int,
+    more: tuple[int, ...] = (),
+    teaching: Teaching = Teaching(),
+) -> Locator:
+    """``steps`` from scratch, then one warm restart per entry of ``more``, each at half the
+    previous peak rate, taught as ``teaching`` says."""
+    torch.manual_seed(seed)
+    model = Locator()
+    rounds = [(steps, LOCATOR_RATE)]
+    for length in more:
+        rounds.append((length, rounds[-1][1] / 2))
+    batch_loss = locator_batches(samples, model, batch, peaks=teaching.peaks)
+    run_steps(
+        "locator",
+        model,
+        rounds,
+        work,
+        batch_loss,
+        seed,
+        device=teaching.device,
+        workers=teaching.workers,
+    )
+    return model
+
+
+GROW_RATE = LOCATOR_RATE / 4  # growing and tuning go on from a trained locator
+
+
+def grow_locator(
+    samples: Path,
+    work: Path,
+    steps: int,
+    batch: int,
+    seed: int,
+    start: Path,
+    teaching: Teaching = Teaching(),
+) -> Locator:
+    """The locator in the ONNX file ``start`` grown into the fine one (``grow.py``), then
+    trained ``steps`` more with its batch norms fixed, taught as ``teaching`` says."""
+    from model.recogniser.grow import grown, locator_from_onnx
+
+    grown_locator = grown(locator_from_onnx(start))
+    data = (samples, work, steps, batch, seed)
+    return _train_on(grown_locator, "locator-grown", *data, teaching=teaching)
+
+
+def tune_locator(
+    samples: Path,
+    work: Path,
+    steps: int,
+    batch: int,
+    seed: int,
+    start: Path,
+    small_focus: float = 1.0,
+    teaching: Teaching = Teaching(),
+) -> Locator:
+    """The locator in the ONNX file ``start`` trained ``steps`` more, its batch norms fixed:
+    how a shipped locator learns from newly rendered scenes without starting again (crops
+    holding small indices drawn ``small_focus`` times as often, see ``crop_weights``), taught as
+    ``teaching`` says."""
+    from model.recogniser.grow import locator_from_onnx
+
+    data = (samples, work, steps, batch, seed)
+    return _train_on(
+        locator_from_onnx(start), "locator-tuned", *data, small_focus, teaching=teaching
+    )
+
+
+def fold_locator(
+    samples: Path,
+    work: Path,
+    steps: int,
+    batch: int,
+    seed: int,
+    start: Path,
+    fold: float,
+    teaching: Teaching = Teaching(),
+) -> Locator:
+    """The locator in the ONNX file ``start`` taught to give in one pass the heat it gives as
+    the mean of its four turns (``scanner/vision/turns.py``): trained ``steps`` more, its batch
+    norms fixed, on samples holding those heads ("teacher", see ``cut_folded_samples``), the
+    divergence from them weighing ``fold`` beside the truth's loss, taught as ``teaching``
+    says."""
+    from model.recogniser.grow import locator_from_onnx
+
+    data = (samples, work, steps, batch, seed)
+    return _train_on(
+        locator_from_onnx(start), "locator-folded", *data, fold=fold, teaching=teaching
+    )
+
+
+def cut_folded_samples(scenes: Path, out: Path, teacher: Path, per_scene: int, seed: int) -> Path:
+    """``cut_locator_samples`` with the heads of the ONNX locator ``teacher`` over each crop,
+    read on the whole frame as the recogniser reads it, the mean of its four turns (``teacher``
+    is a locator.onnx beside the classifier and contract it is read with)."""
+    from scanner.vision.recogniser import LOCATOR_FILE, Recogniser
+
+    if teacher.name != LOCATOR_FILE:
+        raise ValueError(f"the teacher is a {LOCATOR_FILE} with its recogniser, not {teacher}")
+    reader = Recogniser.load(
+        teacher.parent,
+        threads=torch.get_num_threads(),
+        look_closer=False,
+        rescale=False,
+        refine=False,
+        wider=False,
+    )
+    stride = reader.contract.stride
+    return cut_locator_samples(
+        scenes, out, per_scene=per_scene, seed=seed, teacher=reader.heads, stride=stride
+    )
+
+
+def _train_on(
+    model: Locator,
+    name: str,
+    samples: Path,
+    work: Path,
+    steps: int,
+    batch: int,
+    seed: int,
+    small_focus: float = 1.0,
+    fold: float = 0.0,
+    teaching: Teaching = Teaching(),
+) -> Locator:
+    from model.recogniser.onnx_weights import freeze_norms
+
+    torch.manual_seed(seed)
+    batch_loss = locator_batches(samples, model, batch, small_focus, fold, teaching.peaks)
+    run_steps(
+        name,
+        model,
+        [(steps, GROW_RATE)],
+        work,
+        batch_loss,
+        seed,
+        prepare=freeze_norms,
+        device=teaching.device,
+        workers=teaching.workers,
+    )
+    return model
