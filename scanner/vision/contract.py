@@ -90,10 +90,8 @@ MIN_CONFIDENCE = 0.5  # classifier probability below which a reading is "check",
 # measure, at the median, less than SCALE_UP_BELOW px across (an index's short side) is read
 # again scaled up so they measure SCALE_UP_TO px, by at most SCALE_UP_MOST and to at most
 # SCALE_UP_PIXELS pixels. Eight million, not four: a 1640×1232 frame of 5 px indices is then
-# scaled the full 2 times, not 1.41 (five busy validation sets: errors 1,068 → 1,052, scenes
-# exact 307 → 310 of 500; busy test split 896 → 889, exact 247 → 252 of 400), and a frame's
-# locator reads it a strip at a time (``strips.py``), so the peak stays under 300 MB (2028×1520
-# frames: 275 against 265 MB).
+# scaled the full 2 times, and a frame's locator reads it a strip at a time (``strips.py``), so
+# the peak stays under 300 MB. Each chosen in model/experiments/scale.md.
 # SCALE_UP_BELOW = 0 reads every frame as it comes.
 SCALE_UP_BELOW = 9.0
 SCALE_UP_TO = 10.0
@@ -102,11 +100,8 @@ SCALE_UP_PIXELS = 8_000_000
 # A camera at one end of a long table sees the near melds large and the far ones small: the
 # median is then large enough while the far cards are lost. A frame whose smallest fifth of those
 # indices measure less than SCALE_SMALL_BELOW px is scaled up too, so that they measure
-# SCALE_SMALL_TO px (or the median SCALE_UP_TO, whichever asks more), within the same bounds.
-# Five busy validation sets: errors 1,041 → 1,010, scenes exact 316 of 500 either way (below
-# 7 px brought to 7.5: 1,022; below 7.5 to 8: 1,013; below 6.5 to 8: 1,011; below 7 or 7.5 to
-# 9: 1,044 / 1,057); busy test split 872 → 855, exact 265 → 264 of 400, 86 of its frames
-# scaled against 80.
+# SCALE_SMALL_TO px (or the median SCALE_UP_TO, whichever asks more), within the same bounds
+# (model/experiments/scale.md).
 # SCALE_SMALL_BELOW = 0 judges by the median alone.
 SCALE_SMALL_BELOW = 7.0
 SCALE_SMALL_TO = 8.0
@@ -120,11 +115,8 @@ SCALE_SMALL_TO = 8.0
 VERIFY_SIDE = 48
 VERIFY_SCALE = 3.0
 VERIFY_SHIFT = 0.4
-# On-card probability below which a reading touching no other card is dropped. 0.3, not 0.1
-# (eighteenth version): of the lone readings on 480 one-side validation tables, those the
-# verifier gave 0.1-0.5 were 18 patterns of the cloth and one card; tables right 439 → 444,
-# none wrong without a check; five busy validation sets phantoms 69 → 55, missed 746 → 754,
-# scenes exact 291 → 293 of 500 (0.5: tables 447, but missed 766).
+# On-card probability below which a reading touching no other card is dropped: 0.3, not 0.1,
+# dropped the cloth's patterns and kept the cards (model/experiments/verifier.md).
 VERIFY_BELOW = 0.3
 # … unless the classifier reads it at least this sure: then it is kept and asks for a check (a
 # real card lying alone on a background unlike the training tables is never silently lost)
