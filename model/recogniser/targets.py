@@ -129,7 +129,7 @@ def _peak(
     index is tall, what every shipped locator learnt. Oval: as wide and tall as the index,
     turned like it (TTFNet's elliptical peak), so a tight fan's indices, less than a width
     apart, are taught as two peaks where the round ones run into one; tried and not kept
-    (model/README.md, Known weaknesses)."""
+    (model/experiments/tried-v29.md)."""
     sigma_down = max(0.7, truth.height / spec.STRIDE / 6)
     if not oval:
         return np.exp(-(dx**2 + dy**2) / (2 * sigma_down**2))

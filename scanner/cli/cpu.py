@@ -1,5 +1,6 @@
 """The CPU a benchmark ran on, as its figures need it: a frame's time, and whether an int8
-model's sums run in 16 or 32 bits, hang on its vector instructions (model/README.md, Speed)."""
+model's sums run in 16 or 32 bits, hang on its vector instructions (model/README.md, Speed;
+model/experiments/int8-twins.md)."""
 
 from __future__ import annotations
 
