@@ -308,14 +308,14 @@ def print_scan(name: str, scan) -> None:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from scanner.vision import ImageError
-    from scanner.vision.evaluate import (
+    from model.evaluate.scenes import (
         draw_confusion,
         error_lines,
         evaluate_folder,
         report,
         scene_files,
     )
+    from scanner.vision import ImageError
     from scanner.vision.images import write_image
 
     if not args.folder.is_dir():
@@ -410,8 +410,8 @@ def write_errors(path: Path, lines: Iterable[dict]) -> None:
 
 def run_table_eval(args: argparse.Namespace) -> int:
     """Whole tables: melds and points against the engine's for the true cards."""
+    from model.evaluate.tables import evaluate_tables, report
     from scanner.rules_files import load_rules
-    from scanner.table.evaluate import evaluate_tables, report
 
     rules = load_rules(args.rules)
     recogniser = load_recogniser(args)
@@ -448,7 +448,7 @@ def run_table_eval(args: argparse.Namespace) -> int:
 
 def run_photo_eval(args: argparse.Namespace) -> int:
     """Real photographs with Pascal VOC labels instead of synthetic scenes."""
-    from scanner.vision.photos import evaluate_photos, photo_files
+    from model.evaluate.photos import evaluate_photos, photo_files
 
     if not photo_files(args.folder):
         raise CommandError(

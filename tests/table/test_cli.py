@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from engine import get_preset
+from model.evaluate.tables import rules_for, signature, true_grouping
 from model.synth.scene import render_scene
-from scanner.table.evaluate import rules_for, signature, true_grouping
 from scanner.table.modes import read_table
 from scanner.vision.recogniser import default_model_dir
 from tests.vision.test_fixtures import EXPECTED, FIXTURES
@@ -169,8 +169,8 @@ def test_eval_in_table_mode_scores_the_fixtures_right(cli, tmp_path):
 
 def test_a_reading_set_aside_costs_the_scene_but_not_its_points():
     from engine import Deck
-    from scanner.table.evaluate import score_scene
-    from scanner.table.truth import is_seen, reading_from_label
+    from model.evaluate.tables import score_scene
+    from model.evaluate.truth import is_seen, reading_from_label
     from scanner.vision.cards import CardReading
 
     labels = fixture_labels(sorted(EXPECTED)[0]).labels

@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from model.evaluate.scenes import FATES
 from scanner.vision import contract as spec
-from scanner.vision.evaluate import FATES
 from scanner.vision.images import write_image
 from scanner.vision.recogniser import CLASSIFIER_FILE, LOCATOR_FILE, default_model_dir
 

@@ -7,8 +7,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from model.evaluate.truth import groups_from_labels, reading_from_label, seen_ids
 from model.synth.scene import render_scene
-from scanner.table.truth import groups_from_labels, reading_from_label, seen_ids
 from scanner.vision.cards import CardReading
 from scanner.vision.grouping import CLOSE_DOUBT, CardGroup, Grouping, group_cards
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import scanner.vision.recogniser as recogniser_module
+from model.evaluate.scenes import score_scene
 from model.synth.scene import render_scene
-from scanner.vision.evaluate import score_scene
 from scanner.vision.large_frame import (
     ALIKE,
     AS_IT_CAME,

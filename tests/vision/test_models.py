@@ -4,7 +4,7 @@ fit together, with thresholds a retrain keeps; `handfoot eval` measures how well
 import numpy as np
 import pytest
 
-from scanner.vision.evaluate import held_out_styles, score_scene, summarise
+from model.evaluate.scenes import held_out_styles, score_scene, summarise
 from scanner.vision.recogniser import CLASSIFIER_FILE, LOCATOR_FILE, default_model_dir
 
 SHIPPED = default_model_dir()

@@ -7,6 +7,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from model.evaluate.scenes import (
+    FATES,
+    draw_confusion,
+    error_lines,
+    miss_fate,
+    report,
+    score_scene,
+    summarise,
+)
 from scanner.vision import closer
 from scanner.vision.annotate import CHECK_COLOUR, annotate
 from scanner.vision.cards import (
@@ -23,15 +32,6 @@ from scanner.vision.cards import (
 from scanner.vision.contract import Contract
 from scanner.vision.decode import IndexCandidate, angle_gap, decode_heads
 from scanner.vision.errors import RecogniserError
-from scanner.vision.evaluate import (
-    FATES,
-    draw_confusion,
-    error_lines,
-    miss_fate,
-    report,
-    score_scene,
-    summarise,
-)
 from scanner.vision.preprocess import crop_matrix, index_crops, locator_input, normalise
 
 C = Contract.from_spec()

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from engine import Deck, check_meld, check_side_melds, get_preset, parse_cards
+from model.evaluate.truth import is_seen
 from model.synth.layout import wild_limit
 from model.synth.scene import render_scene
-from scanner.table.truth import is_seen
 
 HERE = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((HERE.parent / "model" / "synth" / "scene.schema.json").read_text())

@@ -6,14 +6,14 @@ import cv2
 import numpy as np
 import pytest
 
-from model.synth.scene import render_scene
-from scanner.table.truth import (
+from model.evaluate.truth import (
     groups_from_labels,
     is_seen,
     reading_from_label,
     readings_from_labels,
     seen_ids,
 )
+from model.synth.scene import render_scene
 
 
 def _index(corner: str, quad, visible: bool, orientation: float) -> dict:

@@ -1,7 +1,7 @@
 """Scoring on real photographs labelled in Pascal VOC (whole-card boxes, rank names)."""
 
+from model.evaluate.photos import _boxes, photo_files, score_photo
 from scanner.vision.cards import CardReading
-from scanner.vision.photos import _boxes, photo_files, score_photo
 
 VOC = """<annotation><object><name>king</name><bndbox><xmin>0</xmin><ymin>0</ymin>
 <xmax>100</xmax><ymax>150</ymax></bndbox></object><object><name>nine</name><bndbox>

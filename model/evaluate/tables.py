@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from engine import Deck, RuleSet, get_preset
+from model.evaluate.scenes import scene_files
+from model.evaluate.truth import groups_from_labels, is_seen, reading_from_label
 from scanner.table.modes import TableResult, outline, read_table
-from scanner.table.truth import groups_from_labels, is_seen, reading_from_label
 from scanner.vision.cards import CardReading
-from scanner.vision.evaluate import scene_files
 from scanner.vision.grouping import CardGroup, Grouping
 from scanner.vision.images import read_image
 
