@@ -15,7 +15,7 @@ Buttons act on release, so a press and a hold never both count:
 gpiozero calls the handlers on its own threads; a handler only posts the event (the service
 queues it and applies events in order) and never waits. The panel listens to
 ``service.events`` and sets the LEDs, the display and the buzzer from the service's
-``PanelState`` (``hardware.display`` says what each state looks like); each change is a few
+``PanelState`` (``scanner.service.display`` says what each state looks like); each change is a few
 pin writes, done on the service's thread without waiting.
 """
 
@@ -37,8 +37,8 @@ from gpiozero import (
 )
 from gpiozero import Button as GpioButton
 
-from hardware import display
 from hardware.pins import LED_NAMES, PinMap
+from scanner.service import display
 from scanner.service.panel import HOLDS, Button, PanelState
 
 log = logging.getLogger(__name__)

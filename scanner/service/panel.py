@@ -11,7 +11,7 @@ while scanning, ``Err N`` when something failed (see :data:`ERRORS`), ``End`` wh
 asks to confirm the deal, ``donE`` once it is recorded, ``undo`` once it is taken back.
 Light: green when the last scan is legal and sure (or the deal is recorded), amber when cards
 need checking or a scan runs, red when a meld is illegal or something failed. How the
-4-digit display and the LEDs render this is ``hardware.display``'s business.
+4-digit display and the LEDs render this is ``display``'s business.
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ class PanelState:
 
 def display_number(points: int) -> str:
     """Points as the panel shows them; the 4-digit display's rendering (and what it does with
-    numbers it cannot fit) is ``hardware.display.number_cells``.
+    numbers it cannot fit) is ``display.number_cells``.
 
     >>> display_number(570), display_number(-55), display_number(12345)
     ('570', '-55', '12345')

@@ -16,9 +16,9 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import PRESETS, HandfootError, get_preset, rules_to_toml
-from hardware.display import state_face
 from scanner.service import Button, NoSuchThing, TableService
 from scanner.service.checks import parse_rules
+from scanner.service.display import state_face
 from scanner.service.views import public_view, rules_json
 
 log = logging.getLogger(__name__)

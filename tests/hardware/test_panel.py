@@ -17,13 +17,11 @@ import pytest
 from gpiozero import Device, LEDCharDisplay
 from gpiozero.pins.mock import MockFactory
 
-import hardware.display
 import hardware.pins
-from hardware import display
 from hardware.panel import Panel
 from hardware.pins import DEFAULT_FILE, PanelConfigError, PinMap, load_pin_map, pin_map_from_toml
 from hardware.simulated import BoundedMockPin, SimulatedPanel
-from scanner.service import Button, PanelState, SideWork, TableState
+from scanner.service import Button, PanelState, SideWork, TableState, display
 from scanner.service.events import Broadcaster
 
 QUICK = replace(PinMap(), hold_s=0.1)
@@ -175,7 +173,7 @@ def test_leds_for_each_state():
     assert display.leds_for(panel.asking(check=True))["amber"] == "blink"
 
 
-@pytest.mark.parametrize("module", [hardware.display, hardware.pins])
+@pytest.mark.parametrize("module", [display, hardware.pins])
 def test_docstring_examples(module):
     failed, _ = doctest.testmod(module)
     assert failed == 0

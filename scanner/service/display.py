@@ -1,5 +1,6 @@
 """What the panel's LEDs, 4-digit display and buzzer show for a :class:`PanelState`: pure
-functions, no gpiozero, so the page draws exactly what the board shows and tests need no pins.
+functions, no gpiozero, so the page draws exactly what the board (``hardware/``) shows and tests
+need no pins.
 
 The display's four cells are keys of gpiozero's 7-segment font (digits, a space, ``-`` and
 the capitals it has; ``E``, ``R``, ``N``, ``D``, ``O``, ``U`` light as ``E r n d o U``), a
