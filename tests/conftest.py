@@ -37,7 +37,7 @@ def cli(capsys: pytest.CaptureFixture[str]):
 def shipped():
     """The shipped locator: it marks the scenes the verifier, refiner and wider classifier
     learn from, and teaches the `fold` stage."""
-    from scanner.vision.recogniser import default_model_dir
+    from scanner.vision.networks import default_model_dir
 
     locator = default_model_dir() / "locator.onnx"
     if not locator.is_file():

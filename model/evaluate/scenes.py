@@ -29,7 +29,7 @@ from scanner.vision.images import read_image
 from scanner.vision.legibility import advice_for
 
 if TYPE_CHECKING:
-    from scanner.vision.recogniser import Reading
+    from scanner.vision.reading import Reading
 
 MISSED = "missed"  # the confusion matrix's column for cards nobody read
 PHANTOM = "phantom"  # … and its row for reads where no card is (or a card read twice)

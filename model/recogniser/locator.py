@@ -239,17 +239,13 @@ def cut_folded_samples(scenes: Path, out: Path, teacher: Path, per_scene: int, s
     """``cut_locator_samples`` with the heads of the ONNX locator ``teacher`` over each crop,
     read on the whole frame as the recogniser reads it, the mean of its four turns (``teacher``
     is a locator.onnx beside the classifier and contract it is read with)."""
-    from scanner.vision.recogniser import LOCATOR_FILE, Recogniser
+    from scanner.vision.networks import LOCATOR_FILE
+    from scanner.vision.recogniser import Recogniser
 
     if teacher.name != LOCATOR_FILE:
         raise ValueError(f"the teacher is a {LOCATOR_FILE} with its recogniser, not {teacher}")
     reader = Recogniser.load(
-        teacher.parent,
-        threads=torch.get_num_threads(),
-        look_closer=False,
-        rescale=False,
-        refine=False,
-        wider=False,
+        teacher.parent, threads=torch.get_num_threads(), refine=False, wider=False
     )
     stride = reader.contract.stride
     return cut_locator_samples(

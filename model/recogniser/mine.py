@@ -71,8 +71,8 @@ def locator_marks(
     from scanner.vision.cards import suppress_duplicates
     from scanner.vision.contract import Contract
     from scanner.vision.decode import decode_heads
+    from scanner.vision.networks import open_session
     from scanner.vision.preprocess import locator_input
-    from scanner.vision.recogniser import open_session
     from scanner.vision.turns import mean_heads
 
     session = open_session(locator, threads=2)

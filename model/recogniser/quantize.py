@@ -55,32 +55,36 @@ def calibration_crops(scenes: Path, models: Path, count: int) -> dict[str, np.nd
     w]} (a model the folder does not hold, none)."""
     from model.recogniser.dataset import scene_files
     from scanner.vision.images import read_image
-    from scanner.vision.recogniser import CLASSIFIER_FILE, VERIFIER_FILE, WIDER_FILE, Recogniser
+    from scanner.vision.networks import CLASSIFIER_FILE, VERIFIER_FILE, WIDER_FILE, Networks
+    from scanner.vision.options import ReadOptions
+    from scanner.vision.recogniser import Recogniser
 
-    class Recording(Recogniser):
+    class Recording(Networks):
         seen: dict[str, list[np.ndarray]] | None = None  # None while warming up
 
-        def _classify(self, crops: np.ndarray) -> np.ndarray:
+        def classify(self, crops: np.ndarray) -> np.ndarray:
             if self.seen is not None:
                 self.seen[CLASSIFIER_FILE].append(crops.copy())
-            return super()._classify(crops)
+            return super().classify(crops)
 
-        def _run_verifier(self, crops: np.ndarray) -> np.ndarray:
+        def on_card(self, crops: np.ndarray) -> np.ndarray:
             if self.seen is not None:
                 self.seen[VERIFIER_FILE].append(crops.copy())
-            return super()._run_verifier(crops)
+            return super().on_card(crops)
 
-        def _run_wider(self, crops: np.ndarray) -> np.ndarray:
+        def widened(self, crops: np.ndarray) -> np.ndarray:
             if self.seen is not None:
                 self.seen[WIDER_FILE].append(crops.copy())
-            return super()._run_wider(crops)
+            return super().widened(crops)
 
     images = [label.with_suffix(".jpg") for label in scene_files(scenes)]
-    recogniser = Recording.load(models, quantized=False)
-    recogniser.seen = {CLASSIFIER_FILE: [], VERIFIER_FILE: [], WIDER_FILE: []}
+    options = ReadOptions(int8=False)
+    networks = Recording.load(models, 1, options)
+    networks.seen = {CLASSIFIER_FILE: [], VERIFIER_FILE: [], WIDER_FILE: []}
+    recogniser = Recogniser(networks, options)
     for image in images[:count]:
         recogniser.read(read_image(image))
-    return {name: np.concatenate(parts) for name, parts in recogniser.seen.items() if parts}
+    return {name: np.concatenate(parts) for name, parts in networks.seen.items() if parts}
 
 
 def quantize(
@@ -102,7 +106,7 @@ def quantize(
     )
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    from scanner.vision.recogniser import open_session
+    from scanner.vision.networks import open_session
 
     order = np.random.default_rng(seed).permutation(len(crops))
     half = min(CALIBRATION_CROPS, len(order) // 2)
@@ -157,7 +161,7 @@ def _record_source(quantized: Path, source: Path) -> None:
     again leaves no stale twin read in its place) and only with 7-bit weights."""
     import onnx
 
-    from scanner.vision.recogniser import FLOAT_DIGEST, SAFE_WEIGHT_BITS, WEIGHT_BITS, file_digest
+    from scanner.vision.networks import FLOAT_DIGEST, SAFE_WEIGHT_BITS, WEIGHT_BITS, file_digest
 
     model = onnx.load(str(quantized))
     for key, value in ((FLOAT_DIGEST, file_digest(source)), (WEIGHT_BITS, SAFE_WEIGHT_BITS)):
@@ -171,7 +175,7 @@ def _agreement(
 ) -> tuple[int, float, float]:
     """How many of ``crops`` decide (see ``quantize``), the share of them the two models
     decide alike, and the largest change of a probability over all ``crops``."""
-    from scanner.vision.recogniser import open_session, sigmoid, softmax
+    from scanner.vision.networks import open_session, sigmoid, softmax
 
     sessions = [open_session(path, 1) for path in (source, quantized)]
     floats, ints = (
@@ -199,7 +203,7 @@ def quantize_models(scenes: Path, models: Path, count: int, seed: int) -> list[Q
     checked where it reads a class as sure as a reading must be to count without a check,
     the verifier at the threshold below which it doubts a reading (the contract's)."""
     from scanner.vision.contract import Contract
-    from scanner.vision.recogniser import CLASSIFIER_FILE, INT8_FILES, VERIFIER_FILE, WIDER_FILE
+    from scanner.vision.networks import CLASSIFIER_FILE, INT8_FILES, VERIFIER_FILE, WIDER_FILE
 
     contract = Contract.load(models)
     threshold = {CLASSIFIER_FILE: contract.min_confidence, VERIFIER_FILE: contract.verify_below}

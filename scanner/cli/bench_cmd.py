@@ -74,9 +74,6 @@ def register(subcommands: argparse._SubParsersAction) -> None:
 
 
 SCAN_MIN_CARDS = 40  # a busy table: the frames a read must be fast on
-# where a read's time goes (see Reading.timing_ms): the median of each over the frames says
-# which stage a change made faster, where the median frame alone would not
-STAGES = ("locate", "classify", "verify", "decode")
 SCAN_TRIES = 10  # scenes rendered per frame wanted, at most
 
 
@@ -165,7 +162,7 @@ def _p90_ms(seconds: list[float]) -> float:
 
 def _stage_words(result: dict) -> str:
     medians = result["stage_median_ms"]
-    return "medians: " + ", ".join(f"{stage} {medians[stage]}" for stage in STAGES)
+    return "medians: " + ", ".join(f"{stage} {ms}" for stage, ms in medians.items())
 
 
 def _cpu_words(result: dict) -> str:
@@ -184,6 +181,8 @@ def bench_scan(args: argparse.Namespace) -> int:
     one_core()
     import cv2
     import numpy as np
+
+    from scanner.vision.recogniser import STAGE_NAMES
 
     frames = _busy_frames(args)
     started = time.perf_counter()
@@ -210,9 +209,11 @@ def bench_scan(args: argparse.Namespace) -> int:
         "models": list(recogniser.files),
         "median_ms": round(statistics.median(times) * 1000, 1),
         "p90_ms": _p90_ms(times),
+        # where a read's time goes: the median of each stage over the frames says which stage
+        # a change made faster, where the median frame alone would not
         "stage_median_ms": {
             stage: round(statistics.median(timing[stage] for timing in stages), 1)
-            for stage in STAGES
+            for stage in STAGE_NAMES
         },
         "load_s": round(load_s, 2),
         "peak_rss_mb": round(_peak_mb(), 1),

@@ -140,6 +140,7 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_turns_argument(parser: argparse.ArgumentParser) -> None:
+    """``--turns`` and ``--without``: the options of a reading (``ReadOptions``)."""
     parser.add_argument(
         "--turns",
         type=int,
@@ -148,6 +149,23 @@ def add_turns_argument(parser: argparse.ArgumentParser) -> None:
         help="read the frame turned this many ways and average the locator's marks: 4 finds "
         "the most cards, 1 is about twice as fast (default 4)",
     )
+    parser.add_argument(
+        "--without",
+        metavar="RULES",
+        default="",
+        help="read with these rules switched off, comma-separated (e.g. closer,wider), to "
+        "measure what each is worth; a name that is no rule's is refused with the list of them",
+    )
+
+
+def read_options(args: argparse.Namespace):
+    """The ``ReadOptions`` that ``--turns`` and ``--without`` ask for."""
+    from scanner.vision import ReadOptions, RecogniserError
+
+    try:
+        return ReadOptions.parse_without(args.without, turns=args.turns)
+    except RecogniserError as error:
+        raise CommandError(str(error)) from None
 
 
 def load_recogniser(args: argparse.Namespace):
@@ -155,8 +173,9 @@ def load_recogniser(args: argparse.Namespace):
 
     if args.threads < 1:
         raise CommandError("--threads must be at least 1")
+    options = read_options(args)
     try:
-        return Recogniser.load(args.models, threads=args.threads, turns=args.turns)
+        return Recogniser.load(args.models, threads=args.threads, options=options)
     except RecogniserError as error:
         raise CommandError(str(error)) from None
 

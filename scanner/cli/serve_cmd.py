@@ -15,7 +15,7 @@ from pathlib import Path
 
 from scanner.cli.common import EXIT_OK, CommandError
 from scanner.cli.cpu import usable_cores
-from scanner.cli.scan_cmd import add_turns_argument
+from scanner.cli.scan_cmd import add_turns_argument, read_options
 
 log = logging.getLogger(__name__)
 DEFAULT_PORT = 8080
@@ -136,7 +136,9 @@ def build(args: argparse.Namespace):
     except CameraError as error:
         raise CommandError(str(error)) from None
     try:
-        recogniser = Recogniser.load(args.models, threads=serve_threads(args), turns=args.turns)
+        recogniser = Recogniser.load(
+            args.models, threads=serve_threads(args), options=read_options(args)
+        )
     except RecogniserError as error:
         raise CommandError(f"the card recogniser cannot start: {error}") from None
     try:

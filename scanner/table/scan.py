@@ -23,10 +23,12 @@ from scanner.table.modes import Mode, TableResult, interpret
 from scanner.table.voting import CHECK_BELOW, Vote, vote
 from scanner.vision import Reading, Recogniser
 from scanner.vision.legibility import Advice, advice_for, legibility_json
+from scanner.vision.recogniser import STAGE_NAMES
 
 log = logging.getLogger(__name__)
 FRAMES = 3
 INTERVAL_S = 0.1  # between the end of one capture and the start of the next
+DECODE_STAGES = ("pair", "faces", "melds", "tidy")  # what a scan's "decode" time sums
 
 
 @dataclass(frozen=True)
@@ -196,8 +198,11 @@ def _finish(
             initial=settings.initial,
         )
     timing = {"capture": capture_ms}
-    for stage in ("locate", "classify", "decode"):  # the recogniser's stages, over all frames
-        timing[stage] = sum(r.timing_ms[stage] for r in readings if r is not None)
+    for stage in STAGE_NAMES:  # the recogniser's stages, over all frames
+        timing[stage] = sum(r.timing_ms.get(stage, 0.0) for r in readings if r is not None)
+    # what ``decode`` has long meant to readers of a scan's timings: from the checked indices
+    # to the cards
+    timing["decode"] = sum(timing[stage] for stage in DECODE_STAGES)
     timing["read"] = sum(r.timing_ms["total"] for r in readings if r is not None)
     timing["total"] = (time.perf_counter() - started) * 1000
     checks = [v.card.code for v in voted.cards if v.card.check]

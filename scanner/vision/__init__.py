@@ -1,20 +1,63 @@
 """Frame → corner indices → classified cards → physical cards.
 
-``Recogniser.load()`` builds the ONNX sessions once (the locator, the classifier and, where the
-model folder holds them, the verifier and the refiner); ``Recogniser.read(frame)`` gives a
-:class:`Reading`. Pre- and post-processing are pure functions in ``preprocess``, ``scale`` (a
-frame of small indices read scaled up), ``strips`` (a large frame located a strip at a time),
-``turns`` (the frame read four ways, a quarter turn apart), ``decode``, ``suit_below`` (a bare
-number read again where a standard card's suit sign would lie), ``refine`` (a doubtful mark's
-index looked for around it), ``closer`` (small marks read "not an index" located again scaled
-up), ``verifier``, ``cards``, ``grouping`` (cards into melds by layout), ``melds`` (a meld's
-cards read knowing they share a rank), ``gaps`` (a fan's unread cards looked for between its
-read ones) and ``legibility`` (cards too small to read well, said so), tested without any
-model.
+``Recogniser.load()`` loads the networks once; ``Recogniser.read(frame)`` reads a frame through
+named stages, at each scale the size policy proposes, and gives a :class:`Reading`:
+
+    size → locate → classify → recheck → verify → pair → faces → melds → tidy
+
+Every optional rule is a switch of :class:`ReadOptions` (``handfoot eval --without RULES``).
+
+The reading:
+- ``recogniser``: ``Recogniser``: the stages in order, at each scale; ``timing_ms`` by stage
+- ``stages/``: one module per stage (``size``, ``locate``, ``classify``, ``recheck``,
+  ``verify``, ``pair``, ``faces``, ``melds``, ``tidy``) and ``records`` (the per-frame
+  ``FrameContext`` and the ``Work`` passed between stages)
+- ``options``: ``ReadOptions``, every optional stage and rule by name
+- ``networks``: the ONNX sessions, int8 twins, batching and warm-up
+- ``reading``: ``Reading``, what one frame showed
+- ``contract``: the classes, crop geometry and normalisation the networks were trained to
+  (``recogniser.json``); training imports it from here
+- ``errors``: every error the vision code raises
+
+The rules the stages apply (pure functions, tested without any model):
+- ``preprocess``: frames and crops as the networks take them
+- ``strips``: a large frame located a strip at a time
+- ``turns``: the locator read four times, a quarter turn apart
+- ``decode``: the locator's heads → index candidates
+- ``faint``: which faint marks are read in full, and which count
+- ``decks``: readings held to the deck the table is played with
+- ``suit_below``: a bare number read again where its suit sign would lie
+- ``wider``: a small index read again with the card beside it
+- ``refine``: where a doubtful mark's index truly lies
+- ``closer``: small marks read "not an index" located again scaled up
+- ``unread``: two unread corners of one card that agree on it
+- ``verifier``: which readings are marks on the table, not cards
+- ``cards``: classified indices → physical cards, each once
+- ``faces``: a card's face read where nothing lies on it
+- ``grouping``: cards into melds, red threes and loose cards by layout
+- ``melds``: a meld's cards read knowing they share a rank
+- ``gaps``: where a fan's unread cards should lie
+- ``proportion``: a card far smaller than the sure cards around it is no card
+- ``scale``, ``large_frame``, ``second_look``: the scales a frame is read at
+- ``legibility``: whether a frame's cards are large enough to read well, in players' words
+
+Around it:
+- ``images``: image files read and written as RGB frames
+- ``annotate``: a frame with what was read drawn on it
 """
 
 from scanner.vision.cards import CardReading
 from scanner.vision.errors import ImageError, RecogniserError, VisionError
-from scanner.vision.recogniser import Reading, Recogniser
+from scanner.vision.options import ReadOptions
+from scanner.vision.reading import Reading
+from scanner.vision.recogniser import Recogniser
 
-__all__ = ["CardReading", "ImageError", "Reading", "Recogniser", "RecogniserError", "VisionError"]
+__all__ = [
+    "CardReading",
+    "ImageError",
+    "ReadOptions",
+    "Reading",
+    "Recogniser",
+    "RecogniserError",
+    "VisionError",
+]

@@ -109,6 +109,9 @@ class IndexReading:
     doubted: bool = False  # the verifier doubts it is printed on a card (verifier.py)
     # the classifier's probability of every class where it read ``code`` (for ``melds.py``)
     probabilities: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # the stage or rule that gave this reading ("classify", a recheck's name, "strays", "gaps"):
+    # what ``handfoot eval`` credits it to, and what the size policy leaves out of its measure
+    read_by: str = field(default="classify", compare=False)
 
 
 @dataclass(frozen=True)

@@ -45,9 +45,15 @@ def read_in_full(candidate: IndexCandidate, frame_size: tuple[int, int]) -> bool
     return edge < NEAR_EDGE * min(candidate.index_h, candidate.index_w)
 
 
-def counts(candidate: IndexCandidate, code: str, confidence: float, not_an_index: str) -> bool:
+def counts(
+    candidate: IndexCandidate,
+    code: str,
+    confidence: float,
+    not_an_index: str,
+    large_ones: bool = True,
+) -> bool:
     """Whether a faint ``candidate`` read as ``code`` with ``confidence`` counts: a card,
-    FAINT_SURE sure, or FAINT_LARGE_SURE where the mark is large."""
+    FAINT_SURE sure, or, with ``large_ones``, FAINT_LARGE_SURE where the mark is large."""
     if code == not_an_index:
         return False
-    return confidence >= (FAINT_LARGE_SURE if large(candidate) else FAINT_SURE)
+    return confidence >= (FAINT_LARGE_SURE if large_ones and large(candidate) else FAINT_SURE)

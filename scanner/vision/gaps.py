@@ -59,11 +59,12 @@ def fan_strays(
     fan: Sequence[IndexCandidate],
     unread: Sequence[IndexCandidate],
     read: Sequence[IndexCandidate],
+    where_they_lie: bool = True,
 ) -> list[IndexCandidate]:
     """Where the marks ``unread`` (read "not an index", or faint and read as no card) that lie
     on ``fan``'s line of indices would be read as the fan's cards are: moved across onto the
-    line, turned the way the fan reads and sized as its indices, and where they lie too (see
-    STRAY_OWN), none within CLEAR of an index in ``read``.
+    line, turned the way the fan reads and sized as its indices, and, with ``where_they_lie``,
+    where they lie too (see STRAY_OWN), none within CLEAR of an index in ``read``.
 
     The locator may mark a fan's card turned or sized unlike its neighbours (a bare rank whose
     suit sign lies far below it, marked alone and 30° off), and the crop cut so reads as no
@@ -93,7 +94,8 @@ def fan_strays(
         on_line = middle + at * axis
         spots = [on_line]
         # nearer than CLEAR, a card found at one of the two keeps the other from counting again
-        if STRAY_OWN * height < math.dist(on_line, (mark.x, mark.y)) < CLEAR * height:
+        off = math.dist(on_line, (mark.x, mark.y))
+        if where_they_lie and STRAY_OWN * height < off < CLEAR * height:
             spots.append(np.array((mark.x, mark.y)))
         places += [
             replace(

@@ -12,7 +12,7 @@ from engine import get_preset
 from model.evaluate.tables import rules_for, signature, true_grouping
 from model.synth.scene import render_scene
 from scanner.table.modes import read_table
-from scanner.vision.recogniser import default_model_dir
+from scanner.vision.networks import default_model_dir
 from tests.vision.test_fixtures import EXPECTED, FIXTURES
 
 pytestmark = pytest.mark.skipif(

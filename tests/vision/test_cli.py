@@ -19,7 +19,7 @@ import pytest
 from model.evaluate.scenes import FATES
 from scanner.vision import contract as spec
 from scanner.vision.images import write_image
-from scanner.vision.recogniser import CLASSIFIER_FILE, LOCATOR_FILE, default_model_dir
+from scanner.vision.networks import CLASSIFIER_FILE, LOCATOR_FILE, default_model_dir
 
 SHIPPED = default_model_dir()
 HAVE_SHIPPED = (SHIPPED / LOCATOR_FILE).is_file() and (SHIPPED / CLASSIFIER_FILE).is_file()
@@ -339,7 +339,8 @@ def test_eval_refuses_what_it_cannot_use(cli, tmp_path):
 
 
 def test_a_faint_mark_counts_only_where_a_card_is_read_surely(stand_ins):
-    from scanner.vision.recogniser import FAINT_HEAT, Recogniser
+    from scanner.vision.faint import FAINT_HEAT
+    from scanner.vision.recogniser import Recogniser
 
     recogniser = Recogniser.load(stand_ins, turns=1)
     frame = np.zeros((300, 400, 3), np.uint8)

@@ -20,7 +20,8 @@ from scanner.vision.faces import (
     faces_to_read,
     with_face,
 )
-from scanner.vision.recogniser import FACE_FILE, Recogniser
+from scanner.vision.networks import FACE_FILE
+from scanner.vision.recogniser import Recogniser
 
 C = Contract.from_spec()
 CLASSES = list(C.classes)
@@ -154,7 +155,7 @@ def test_a_fan_whose_small_indices_read_as_another_rank_is_read_by_its_top_card_
     recogniser = Recogniser.load(threads=1)
     assert FACE_FILE in recogniser.files
     assert _codes_on(recogniser.read(frame).cards, fives) == ["5B", "5B", "5B"]
-    without = Recogniser.load(threads=1, face=False)
+    without = Recogniser.load(threads=1, faces=False)
     assert FACE_FILE not in without.files
     # with the face reader or without, each of the three is read once
     assert len(_codes_on(without.read(frame).cards, fives)) == 3

@@ -9,8 +9,6 @@ import cv2
 import numpy as np
 import pytest
 
-import scanner.vision.faint as faint_module
-import scanner.vision.recogniser as recogniser_module
 from scanner.vision.contract import Contract
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.faint import (
@@ -85,7 +83,7 @@ def _on(card, indices) -> str | None:
     return next((index["code"] for index in indices if _holds(index, card)), None)
 
 
-def test_a_card_against_the_frames_edge_is_read_where_its_mark_is_faint(monkeypatch):
+def test_a_card_against_the_frames_edge_is_read_where_its_mark_is_faint():
     """The right-hand edge of a busy rendered scene (``fixtures/vision/faint/cut.py``): a 4 of
     the special deck cut by the frame's edge, its index in plain view, marked only faintly and
     30° off its angle, where it reads "not an index". Read in full (turned) it is found, and
@@ -102,8 +100,7 @@ def test_a_card_against_the_frames_edge_is_read_where_its_mark_is_faint(monkeypa
     assert [_on(card, [four]) for card in cards].count("4") == 1
     assert all(_on(card, indices) == card.code for card in cards)
 
-    monkeypatch.setattr(recogniser_module, "read_in_full", lambda candidate, size: False)
-    once = recogniser.read(frame).cards
+    once = recogniser.without("faint_edge").read(frame).cards
     assert [_on(card, [four]) for card in once].count("4") == 0
     assert len(once) == len(cards) - 1
 
@@ -114,7 +111,7 @@ def _under(card, indices) -> set[str]:
     return {index["code"] for index in indices if _holds(index, card)}
 
 
-def test_a_large_faint_mark_counts_where_it_is_read_fairly_surely(monkeypatch):
+def test_a_large_faint_mark_counts_where_it_is_read_fairly_surely():
     """The bottom right of a busy rendered scene (``fixtures/vision/faint/cut.py``): three
     jokers of the special deck in plain view, one of them marked only faintly (heat 0.20, its
     word 13 px across) and read less than FAINT_SURE sure. Counted as a large faint mark it
@@ -131,13 +128,12 @@ def test_a_large_faint_mark_counts_where_it_is_read_fairly_surely(monkeypatch):
     assert [_on(card, jokers) for card in cards].count("JOKER") == 3
     assert all(card.code in _under(card, indices) for card in cards)
 
-    monkeypatch.setattr(faint_module, "large", lambda candidate: False)
-    small = recogniser.read(frame).cards
+    small = recogniser.without("faint_large").read(frame).cards
     assert [_on(card, jokers) for card in small].count("JOKER") == 2
     assert len(small) == len(cards) - 1
 
 
-def test_a_tight_fan_marked_faintly_is_walked_one_card_at_a_time(monkeypatch):
+def test_a_tight_fan_marked_faintly_is_walked_one_card_at_a_time():
     """The right of a busy rendered test scene (``fixtures/vision/faint/cut.py``): a tight fan
     of seven Queens whose indices the locator marks only faintly (heat 0.1–0.3) and up to 90°
     off, each read as no card as marked. Read as the fan's indices are (``fan_strays``), a card
@@ -156,23 +152,13 @@ def test_a_tight_fan_marked_faintly_is_walked_one_card_at_a_time(monkeypatch):
     assert sum(_on(card, fan) is not None for card in cards) == 7
     assert all(card.code in _under(card, indices) for card in cards)
 
-    real = recogniser_module.fan_strays
-    looked: set[int] = set()
-
-    def once(fan, unread, read):
-        """Each fan's strays looked for in the first round alone."""
-        if id(fan) in looked:
-            return []
-        looked.add(id(fan))
-        return real(fan, unread, read)
-
-    monkeypatch.setattr(recogniser_module, "fan_strays", once)
-    first = recogniser.read(frame).cards
+    # each fan's strays looked for in the first round alone
+    first = recogniser.without("walk").read(frame).cards
     assert [_on(card, top) for card in first].count("QB") == 0
     assert len(first) <= len(cards) - 2
 
 
-def test_a_stray_is_read_where_it_lies_when_the_fan_s_line_runs_off_it(monkeypatch):
+def test_a_stray_is_read_where_it_lies_when_the_fan_s_line_runs_off_it():
     """The left of a busy rendered test scene (``fixtures/vision/faint/cut.py``): a fan of nine
     Queens read as two melds, the middle three marked only faintly. The line through the read
     indices of the upper meld runs a third of an index's width off the next one, where the
@@ -190,6 +176,5 @@ def test_a_stray_is_read_where_it_lies_when_the_fan_s_line_runs_off_it(monkeypat
     assert sum(_on(card, fan) is not None for card in cards) == 9
     assert all(card.code in _under(card, indices) for card in cards)
 
-    monkeypatch.setattr("scanner.vision.gaps.STRAY_OWN", 1e9)
-    on_line = recogniser.read(frame).cards
+    on_line = recogniser.without("strays_where_they_lie").read(frame).cards
     assert sum(_on(card, fan) is not None for card in on_line) == 6

@@ -11,7 +11,9 @@ import pytest
 
 from scanner.vision.contract import deck_of
 from scanner.vision.images import read_image
-from scanner.vision.recogniser import Recogniser, default_model_dir
+from scanner.vision.networks import default_model_dir
+from scanner.vision.recogniser import Recogniser
+from scanner.vision.stages import recheck
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "vision"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))
@@ -85,10 +87,10 @@ def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
     nothing to add, and the test still holds."""
     frame = read_image(FIXTURES / "closer" / "busy-7777-86.png")
     height, width = frame.shape[:2]
-    bare = Recogniser.load(look_closer=False, rescale=False, refine=False)
+    bare = Recogniser.load(closer=False, rescale=False, refine=False)
     plain = bare.read(frame, melds=False).cards
     closer = Recogniser.load(rescale=False, refine=False).read(frame, melds=False).cards
-    refined = Recogniser.load(look_closer=False, rescale=False).read(frame, melds=False).cards
+    refined = Recogniser.load(closer=False, rescale=False).read(frame, melds=False).cards
     in_fan = bare.read(frame).cards  # read with its fan, where the fan's step puts it
     for cards in (closer, refined, in_fan):
         assert not Counter(card.code for card in cards) - CLOSER_CARDS
@@ -106,15 +108,16 @@ def test_a_closer_reading_too_unsure_to_count_alone_is_not_taken(monkeypatch):
     a third of such readings phantoms or wrong codes on validation scenes."""
     frame = read_image(FIXTURES / "closer" / "busy-7777-86.png")
     unsure = Recogniser.load(rescale=False, refine=False)
-    read = unsure._read
+    read = recheck.read_places
     floor = unsure.contract.min_confidence
 
-    def less_sure(frame, places, deck):
-        codes, confidence, probabilities = read(frame, places, deck)
+    def less_sure(context, frame, places, deck):
+        codes, confidence, probabilities = read(context, frame, places, deck)
         return codes, [min(sure, floor - 0.01) for sure in confidence], probabilities
 
-    monkeypatch.setattr(unsure, "_read", less_sure)
-    plain = Recogniser.load(look_closer=False, rescale=False, refine=False).read(frame).cards
+    # every second reading comes out less sure than a card counts alone
+    monkeypatch.setattr(recheck, "read_places", less_sure)
+    plain = Recogniser.load(closer=False, rescale=False, refine=False).read(frame).cards
     assert {card.index_box for card in unsure.read(frame).cards} == {c.index_box for c in plain}
 
 

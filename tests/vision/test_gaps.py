@@ -14,7 +14,10 @@ from scanner.vision.decode import IndexCandidate
 from scanner.vision.gaps import clear_of, fan_gaps, fan_strays, read_already
 from scanner.vision.grouping import group_cards
 from scanner.vision.images import read_image
-from scanner.vision.recogniser import Recogniser, default_model_dir
+from scanner.vision.networks import default_model_dir
+from scanner.vision.recogniser import Recogniser
+from scanner.vision.stages import locate
+from scanner.vision.stages import melds as melds_stage
 from tests.vision.test_fixtures import EXPECTED, FIXTURES
 from tests.vision.test_grouping import fan as hand_fan
 from tests.vision.test_melds import plainly, probabilities
@@ -244,15 +247,17 @@ def centre(card) -> tuple[float, float]:
     return (x0 + x1) / 2, (y0 + y1) / 2
 
 
-def lose_marks(monkeypatch, recogniser, box) -> None:
-    """Drop every locator mark of ``recogniser`` inside ``box``."""
+def lose_marks(monkeypatch, box) -> None:
+    """Drop every locator mark inside ``box`` (a frame read as it came)."""
     x0, y0, x1, y1 = box
-    marks = recogniser._marks
-    monkeypatch.setattr(
-        recogniser,
-        "_marks",
-        lambda frame: tuple(m for m in marks(frame) if not (x0 <= m.x <= x1 and y0 <= m.y <= y1)),
-    )
+    run = locate.run
+
+    def lossy(context, work):
+        work = run(context, work)
+        kept = tuple(m for m in work.marks if not (x0 <= m.x <= x1 and y0 <= m.y <= y1))
+        return replace(work, marks=kept)
+
+    monkeypatch.setattr(locate, "run", lossy)
 
 
 @needs_models
@@ -267,7 +272,7 @@ def test_a_card_of_a_fan_whose_mark_the_locator_lost_is_read_where_its_fan_puts_
     x0, y0, x1, y1 = middle.index_box
 
     # its mark lost, the card is read where its fan's step puts it, as its meld reads
-    lose_marks(monkeypatch, recogniser, middle.index_box)
+    lose_marks(monkeypatch, middle.index_box)
     again = recogniser.read(frame).cards
     assert sorted(card.code for card in again) == EXPECTED[name]
     found = min(again, key=lambda card: math.dist(centre(card), centre(middle)))
@@ -276,12 +281,11 @@ def test_a_card_of_a_fan_whose_mark_the_locator_lost_is_read_where_its_fan_puts_
 
     # nor in the gaps of a fan not of one rank
     with monkeypatch.context() as patched:
-        patched.setattr("scanner.vision.recogniser.of_one_rank", lambda fan, deck, sure: False)
+        patched.setattr(melds_stage, "of_one_rank", lambda fan, deck, sure: False)
         assert len(recogniser.read(frame).cards) == len(EXPECTED[name]) - 1
 
     # without looking in the fan's gaps, it is missed
-    monkeypatch.setattr("scanner.vision.recogniser.fan_gaps", lambda fan, read: [])
-    assert len(recogniser.read(frame).cards) == len(EXPECTED[name]) - 1
+    assert len(recogniser.without("gaps").read(frame).cards) == len(EXPECTED[name]) - 1
 
 
 @needs_models
@@ -290,14 +294,15 @@ def test_a_card_read_unsurely_in_a_gap_is_weighed_with_its_meld_and_asks_for_a_c
     place = sideways([3])[0]
     unsure = IndexReading(place, "6B", 0.3, probabilities=probabilities(**{"6B": 0.3, "8B": 0.25}))
     recogniser = Recogniser.load()
-    card = recogniser._as_meld_reads(fan, unsure, "standard")
+    context = recogniser.context(np.zeros((1, 1, 3), np.uint8), "standard")
+    card = melds_stage.as_meld_reads(context, fan, unsure, "standard")
     assert card.code == "6B" and card.confidence >= 0.5 and card.check
     other = IndexReading(place, "9B", 0.3, probabilities=probabilities(**{"9B": 0.3}))
-    assert recogniser._as_meld_reads(fan, other, "standard").confidence < 0.5
+    assert melds_stage.as_meld_reads(context, fan, other, "standard").confidence < 0.5
 
 
 @needs_models
-def test_a_fan_s_card_marked_turned_and_short_is_read_as_its_fan_s_cards_are(monkeypatch):
+def test_a_fan_s_card_marked_turned_and_short_is_read_as_its_fan_s_cards_are():
     # drawn outside the renderer: each 7's suit sign lies far below it, and the locator marks
     # the first card's bare 7 alone, 30° off, where the crop reads as no index at all
     name = "frame-53-8.jpg"
@@ -308,6 +313,5 @@ def test_a_fan_s_card_marked_turned_and_short_is_read_as_its_fan_s_cards_are(mon
     assert not read - truth  # nothing read as a card it is not
     assert read["7B"] >= 1
 
-    monkeypatch.setattr("scanner.vision.recogniser.fan_strays", lambda fan, unread, read: [])
-    read = Counter(card.code for card in recogniser.read(frame).cards)
+    read = Counter(card.code for card in recogniser.without("strays").read(frame).cards)
     assert read["7B"] == 0 and not read - truth

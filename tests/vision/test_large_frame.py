@@ -9,7 +9,6 @@ import cv2
 import numpy as np
 import pytest
 
-import scanner.vision.recogniser as recogniser_module
 from model.evaluate.scenes import score_scene
 from model.synth.scene import render_scene
 from scanner.vision.large_frame import (
@@ -105,7 +104,7 @@ def _hq_table(index: int):
 
 # Reads a 4056×3040 still.
 @pytest.mark.slow
-def test_a_still_of_large_indices_is_read_right_smaller_and_not_as_it_came(recogniser, monkeypatch):
+def test_a_still_of_large_indices_is_read_right_smaller_and_not_as_it_came(recogniser):
     """Scene 15: indices of about 60 px, larger than the locator learnt. Read smaller than its
     preview, every card is found and read right; read as it came, not all are (one missed
     since marks on a fan's line read as no index are read again as the fan's are, two before)."""
@@ -115,29 +114,17 @@ def test_a_still_of_large_indices_is_read_right_smaller_and_not_as_it_came(recog
     score = score_scene(scene.labels, reading.cards)
     assert score.errors == () and len(score.sizes) == 20
 
-    monkeypatch.setattr(recogniser_module, "preview_factor", lambda size: None)
-    monkeypatch.setattr(recogniser_module, "smaller_factor", lambda sizes, size: None)
-    as_it_came = recogniser.read(scene.image)
+    as_it_came = recogniser.without("preview", "smaller").read(scene.image)
     assert as_it_came.scale == 1.0
     assert score_scene(scene.labels, as_it_came.cards).errors
 
 
 # Reads a 4056×3040 still.
 @pytest.mark.slow
-def test_a_still_whose_preview_measures_its_indices_well_is_read_at_the_preview(
-    recogniser, monkeypatch
-):
-    scaled = []
-    real = recogniser_module.scaled_frame
-
-    def recording(frame, factor):
-        scaled.append(factor)
-        return real(frame, factor)
-
-    monkeypatch.setattr(recogniser_module, "scaled_frame", recording)
+def test_a_still_whose_preview_measures_its_indices_well_is_read_at_the_preview(recogniser):
     scene = _hq_table(22)
     reading = recogniser.read(scene.image)
-    assert scaled == [pytest.approx(preview_factor(HQ_CAMERA))]
+    assert reading.looked == (pytest.approx(preview_factor(HQ_CAMERA)),)
     assert reading.scale == pytest.approx(preview_factor(HQ_CAMERA))
     score = score_scene(scene.labels, reading.cards)
     assert score.errors == () and len(score.sizes) == 27
@@ -145,29 +132,21 @@ def test_a_still_whose_preview_measures_its_indices_well_is_read_at_the_preview(
     assert max(x for card in reading.cards for x, _ in card.polygon) > 0.6 * HQ_CAMERA[0]
 
 
-def test_a_phone_photo_of_two_cards_close_up_is_never_read_in_full(recogniser, monkeypatch):
+def test_a_phone_photo_of_two_cards_close_up_is_never_read_in_full(recogniser):
     """A real photo of a nine and an ace of hearts (``fixtures/vision/second_look``) scaled up
     eight times, as a twelve-megapixel phone photo of two cards shows them (indices about 120
     px): read at the preview and then smaller, never at its own size, both cards found."""
     photo = cv2.imread(str(SECOND_LOOK / "IMG_2598.JPG"))[:, :, ::-1]
     large = np.ascontiguousarray(cv2.resize(photo, None, fx=8, fy=8, interpolation=cv2.INTER_CUBIC))
-    sizes = []
-    real = Recogniser._read_scaled
-
-    def recording(self, frame, *args, **kwargs):
-        sizes.append(frame.shape[:2])
-        return real(self, frame, *args, **kwargs)
-
-    monkeypatch.setattr(Recogniser, "_read_scaled", recording)
     reading = recogniser.read(large)
     assert sorted(c.code for c in reading.cards) == ["9R", "AR"]
-    assert len(sizes) == 2 and all(h * w <= PREVIEW_PIXELS * 1.01 for h, w in sizes)
+    pixels = large.shape[0] * large.shape[1]
+    assert len(reading.looked) == 2
+    assert all(pixels * factor**2 <= PREVIEW_PIXELS * 1.01 for factor in reading.looked)
     assert reading.scale < preview_factor((large.shape[1], large.shape[0]))
 
 
-def test_a_photo_whose_read_indices_are_large_is_read_smaller_where_that_reads_more(
-    recogniser, monkeypatch
-):
+def test_a_photo_whose_read_indices_are_large_is_read_smaller_where_that_reads_more(recogniser):
     """A real photo of a King and an ace of hearts scaled up three times (1512×1134, below the
     preview's bound): as it comes the ace alone is read, its index over LARGE_INDEX px; read
     again smaller, both, each on its labelled card."""
@@ -183,5 +162,4 @@ def test_a_photo_whose_read_indices_are_large_is_read_smaller_where_that_reads_m
     by_code = {c.code: c for c in reading.cards}
     assert _inside(by_code["KR"], boxes["king"]) and _inside(by_code["AR"], boxes["ace"])
 
-    monkeypatch.setattr(recogniser_module, "smaller_factor", lambda sizes, size: None)
-    assert [c.code for c in recogniser.read(large).cards] == ["AR"]
+    assert [c.code for c in recogniser.without("smaller").read(large).cards] == ["AR"]

@@ -19,7 +19,7 @@ from scanner.vision.legibility import (
     SMALL_MESSAGE,
     advice_for,
 )
-from scanner.vision.recogniser import default_model_dir
+from scanner.vision.networks import default_model_dir
 from scanner.vision.scale import MIN_CARDS, median_size, small_size, sure_index_sizes
 from tests.table.test_scan import textured_frame
 

@@ -11,6 +11,8 @@ from scanner.vision.cards import IndexReading, merge_cards
 from scanner.vision.contract import CLASSES, NOT_AN_INDEX
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.melds import meld_posteriors, of_one_rank, read_as_meld, read_with_melds
+from scanner.vision.stages import melds as melds_stage
+from scanner.vision.stages.records import Work
 from tests.vision.test_grouping import card, fan
 
 MIN_CONFIDENCE = 0.5
@@ -233,10 +235,18 @@ def test_a_mark_read_not_an_index_stays_so_alone_or_when_nothing_of_a_card_shows
     assert unread(other, merged(other)) == []
 
 
+def stage_reads(recogniser, readings, cards):
+    """The stage ``melds`` reading ``cards`` (paired from ``readings``) of the standard deck
+    knowing a meld's cards share a rank: the cards and the melds."""
+    context = recogniser.context(np.zeros((1, 1, 3), np.uint8), "standard")
+    work = Work(readings=tuple(readings), cards=tuple(cards), deck="standard")
+    return melds_stage.with_melds(context, work)
+
+
 def test_the_recogniser_counts_such_a_card_and_asks_for_a_check():
     recogniser = Recogniser.load()
     readings = fan_readings(probabilities(none=0.6, **{"6B": 0.3}))
-    cards, _ = recogniser._read_with_melds(readings, merged(readings), "standard")
+    cards, _ = stage_reads(recogniser, readings, merged(readings))
     assert sorted(card.code for card in cards) == ["6B", "6B", "6B", "6R", "6R"]
     (middle,) = [card for card in cards if card.index_box == readings[2].index.index_box()]
     assert middle.code == "6B" and middle.check
@@ -261,13 +271,13 @@ def test_a_top_card_s_far_corner_its_meld_reads_again_pairs_with_its_own_index()
     far = far_corner(fan[-1].index, probabilities(**{"9R": 0.55, "6R": 0.35}), 20.0)
     readings = [*fan, far]
     assert far.code == "9R" and len(merged(readings)) == 6
-    cards, _ = recogniser._read_with_melds(readings, merged(readings), "standard")
+    cards, _ = stage_reads(recogniser, readings, merged(readings))
     assert sorted(card.code for card in cards) == ["6B", "6B", "6B", "6R", "6R"]
     (top,) = [card for card in cards if card.corners == 2]
     assert top.index_box == fan[-1].index.index_box() and not top.check
     # read surely as another rank, it is no misread of this meld's rank: two cards stay
     sure = far_corner(fan[-1].index, probabilities(**{"9R": 0.97}), 20.0)
-    cards, _ = recogniser._read_with_melds([*fan, sure], merged([*fan, sure]), "standard")
+    cards, _ = stage_reads(recogniser, [*fan, sure], merged([*fan, sure]))
     assert sorted(card.code for card in cards) == ["6B", "6B", "6B", "6R", "6R", "9R"]
 
 

@@ -1169,7 +1169,7 @@ def test_the_hottest_small_marks_read_as_no_index_are_looked_at_again():
 
 
 def test_a_second_reading_replaces_no_index_however_sure_and_only_an_unsurer_card():
-    from scanner.vision.recogniser import RETRY_CONFIDENCE, replaces
+    from scanner.vision.stages.recheck import RETRY_CONFIDENCE, replaces
 
     none, mark = C.not_an_index, candidate(10, 10)
     # an index the locator marked a quarter off, called "not an index" at its mark

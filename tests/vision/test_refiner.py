@@ -11,7 +11,9 @@ from scanner.vision import contract as spec
 from scanner.vision.contract import Contract
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.errors import RecogniserError
-from scanner.vision.recogniser import CLASSIFIER_FILE, LOCATOR_FILE, REFINER_FILE, Recogniser
+from scanner.vision.networks import CLASSIFIER_FILE, LOCATOR_FILE, REFINER_FILE
+from scanner.vision.options import ReadOptions
+from scanner.vision.recogniser import Recogniser
 from scanner.vision.refine import (
     MOST_LOG_SCALE,
     MOST_SHIFT,
@@ -147,22 +149,19 @@ def beside_the_mark() -> tuple[np.ndarray, tuple[float, float]]:
 
 
 @pytest.mark.parametrize("rounds", [1, 2])
-def test_a_mark_read_not_an_index_is_read_again_where_the_refiner_says(
-    folders, monkeypatch, rounds
-):
+def test_a_mark_read_not_an_index_is_read_again_where_the_refiner_says(folders, rounds):
     # The stand-in classifier reads a crop turned halfway onto the KR field as the class whose
     # level lies between the two fields' (a Joker): the turned second readings are held off,
     # so what is measured is the refiner's.
-    monkeypatch.setattr("scanner.vision.recogniser.RETRY_CONFIDENCE", 1.01)
-    monkeypatch.setattr("scanner.vision.recogniser.REFINE_ROUNDS", rounds)
+    options = ReadOptions(turns=1, refine_rounds=rounds).without("turned")
     plain, refined = folders
     frame, (x, y) = beside_the_mark()
     # each round goes on from the last answer: SHIFT of the place's own extent further along,
     # SHRINK times smaller again
     extent = spec.crop_extent(16.0, 8.0)
     x += sum(SHIFT * extent * SHRINK**k for k in range(1, rounds))
-    assert Recogniser.load(plain, turns=1).read(frame).cards == ()
-    recogniser = Recogniser.load(refined, turns=1)
+    assert Recogniser.load(plain, options=options).read(frame).cards == ()
+    recogniser = Recogniser.load(refined, options=options)
     assert REFINER_FILE in recogniser.files
     (card,) = recogniser.read(frame).cards
     assert card.code == "KR"
@@ -171,7 +170,7 @@ def test_a_mark_read_not_an_index_is_read_again_where_the_refiner_says(
     size = SHRINK**rounds
     assert (x1 - x0, y1 - y0) == pytest.approx((8 * size, 16 * size), abs=0.5)
     # told not to refine, a folder holding a refiner reads as one without
-    unrefined = Recogniser.load(refined, turns=1, refine=False)
+    unrefined = Recogniser.load(refined, options=options, refine=False)
     assert REFINER_FILE not in unrefined.files and unrefined.read(frame).cards == ()
 
 

@@ -9,7 +9,6 @@ import cv2
 import numpy as np
 import pytest
 
-import scanner.vision.recogniser as recogniser_module
 from scanner.vision.cards import CardReading
 from scanner.vision.recogniser import Recogniser
 from scanner.vision.second_look import (
@@ -70,7 +69,7 @@ def _inside(card: CardReading, box: tuple[float, float, float, float]) -> bool:
     return box[0] <= (x0 + x1) / 2 <= box[2] and box[1] <= (y0 + y1) / 2 <= box[3]
 
 
-def test_a_card_lying_alone_that_nothing_marks_is_read_on_a_second_look(monkeypatch):
+def test_a_card_lying_alone_that_nothing_marks_is_read_on_a_second_look():
     """A real phone photo (``fixtures/vision/second_look``): a nine of hearts alone on a
     carpet. Read as it comes and scaled by 1.6, no card; scaled by 2, the nine, read without a
     check, its index on the card, in the photo's own pixels."""
@@ -85,11 +84,10 @@ def test_a_card_lying_alone_that_nothing_marks_is_read_on_a_second_look(monkeypa
     assert reading.scale == pytest.approx(2.0)
     assert _inside(reading.cards[0], box)
 
-    monkeypatch.setattr(recogniser_module, "second_look_factors", lambda size, most, looked: ())
-    assert recogniser.read(photo).cards == ()
+    assert recogniser.without("second_look").read(photo).cards == ()
 
 
-def test_cards_larger_than_the_locator_learnt_are_read_on_a_smaller_look(monkeypatch):
+def test_cards_larger_than_the_locator_learnt_are_read_on_a_smaller_look():
     """A real photo of a nine and an ace of hearts (``fixtures/vision/second_look``) scaled up
     three times, as a phone photo of a few cards close up shows them: no card is read as it
     comes, and both at half the size, each index on its card, in the frame's own pixels."""
@@ -106,38 +104,21 @@ def test_cards_larger_than_the_locator_learnt_are_read_on_a_smaller_look(monkeyp
     by_code = {c.code: c for c in reading.cards}
     assert _inside(by_code["9R"], boxes["nine"]) and _inside(by_code["AR"], boxes["ace"])
 
-    monkeypatch.setattr(recogniser_module, "second_look_factors", lambda size, most, looked: ())
-    assert recogniser.read(large).cards == ()
+    assert recogniser.without("second_look").read(large).cards == ()
 
 
-def test_an_empty_table_is_looked_at_again_larger_or_smaller_by_the_frames_size(monkeypatch):
+def test_an_empty_table_is_looked_at_again_larger_or_smaller_by_the_frames_size():
     """Nothing to read in a small photo: both larger looks are taken, and their time is
     counted; a camera's frame of the same empty table is looked at again smaller."""
-    scaled = []
-    real = recogniser_module.scaled_frame
-
-    def recording(frame, factor):
-        scaled.append(round(factor, 3))
-        return real(frame, factor)
-
-    monkeypatch.setattr(recogniser_module, "scaled_frame", recording)
-    totals = []
-    one_reading = Recogniser._read_scaled
-
-    def timed(self, *args):
-        reading = one_reading(self, *args)
-        totals.append(reading.timing_ms["total"])
-        return reading
-
-    monkeypatch.setattr(Recogniser, "_read_scaled", timed)
     table = np.full((378, 504, 3), (40, 110, 60), np.uint8)  # plain green felt
     reading = Recogniser.load(threads=1).read(table)
     assert reading.cards == ()
-    assert scaled == [1.6, 2.0]
+    assert reading.looked == (1.0, 1.6, 2.0)
     assert reading.scale == 1.0
-    assert len(totals) == 3 and reading.timing_ms["total"] == pytest.approx(sum(totals))
+    # every look's time is counted, stage by stage
+    stages = {stage: ms for stage, ms in reading.timing_ms.items() if stage != "total"}
+    assert stages["locate"] > 0 and sum(stages.values()) <= reading.timing_ms["total"]
 
-    scaled.clear()
     camera = np.full((960, 1280, 3), (40, 110, 60), np.uint8)
-    assert Recogniser.load(threads=1).read(camera).cards == ()
-    assert scaled == [0.5, 0.33]  # a camera's frame of the table, smaller
+    looked = Recogniser.load(threads=1).read(camera).looked
+    assert looked == (1.0, 0.5, 0.33)  # a camera's frame of the table, smaller

@@ -9,7 +9,8 @@ import pytest
 
 from scanner.vision import strips
 from scanner.vision.images import read_image
-from scanner.vision.recogniser import Recogniser, default_model_dir
+from scanner.vision.networks import default_model_dir
+from scanner.vision.recogniser import Recogniser
 from scanner.vision.strips import STRIP_PIXELS, heads_in_strips, strip_columns, strip_rows
 
 MULTIPLE, STRIDE = 32, 4

@@ -13,7 +13,8 @@ import pytest
 from scanner.vision import contract as spec
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.images import read_image
-from scanner.vision.recogniser import Recogniser, default_model_dir
+from scanner.vision.networks import default_model_dir
+from scanner.vision.recogniser import Recogniser
 from scanner.vision.suit_below import (
     STANDARD_FLOOR,
     bare_numbers,

@@ -8,7 +8,8 @@ from model.recogniser.targets import IndexTruth, locator_targets
 from scanner.vision import contract as spec
 from scanner.vision.contract import Contract
 from scanner.vision.decode import decode_heads
-from scanner.vision.recogniser import Recogniser, default_model_dir
+from scanner.vision.networks import default_model_dir
+from scanner.vision.recogniser import Recogniser
 from scanner.vision.turns import TURN_CHOICES, mean_heads, turned, turned_back
 
 CONTRACT = Contract.from_spec()

@@ -14,14 +14,10 @@ from scanner.vision.cards import IndexReading, merge_cards
 from scanner.vision.contract import Contract
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.errors import RecogniserError
+from scanner.vision.faint import FAINT_HEAT
+from scanner.vision.networks import CLASSIFIER_FILE, LOCATOR_FILE, VERIFIER_FILE
 from scanner.vision.preprocess import context_crops, context_matrix
-from scanner.vision.recogniser import (
-    CLASSIFIER_FILE,
-    FAINT_HEAT,
-    LOCATOR_FILE,
-    VERIFIER_FILE,
-    Recogniser,
-)
+from scanner.vision.recogniser import Recogniser
 from scanner.vision.verifier import settle_lone_doubts
 from tests.vision.test_cli import (
     green_for,

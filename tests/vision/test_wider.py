@@ -13,8 +13,9 @@ from scanner.vision import contract as spec
 from scanner.vision.contract import MANIFEST, Contract
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.errors import RecogniserError
+from scanner.vision.networks import CLASSIFIER_FILE, LOCATOR_FILE, WIDER_FILE
 from scanner.vision.preprocess import crop_matrix, normalise, wider_crops
-from scanner.vision.recogniser import CLASSIFIER_FILE, LOCATOR_FILE, WIDER_FILE, Recogniser
+from scanner.vision.recogniser import Recogniser
 from scanner.vision.wider import small_cards, with_wider
 from tests.vision.test_cli import green_for, marked_frame, save_stand_in, stand_in_folders
 from tests.vision.test_pure import quadrant_frame

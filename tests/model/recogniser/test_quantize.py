@@ -15,13 +15,8 @@ from model.recogniser.dataset import write_scenes_for_tests
 from model.recogniser.train import main as train
 from scanner.vision.errors import RecogniserError
 from scanner.vision.images import read_image
-from scanner.vision.recogniser import (
-    INT8_FILES,
-    SAFE_WEIGHT_BITS,
-    WEIGHT_BITS,
-    Recogniser,
-    default_model_dir,
-)
+from scanner.vision.networks import INT8_FILES, SAFE_WEIGHT_BITS, WEIGHT_BITS, default_model_dir
+from scanner.vision.recogniser import Recogniser
 
 SHIPPED = default_model_dir()
 FLOAT_FILES = ("locator.onnx", "classifier.onnx", "verifier.onnx", "wider.onnx", "recogniser.json")
@@ -107,7 +102,7 @@ def test_the_quantize_stage_writes_int8_twins_that_read_as_the_float_models(
         assert _largest_weight_of_7_bits(float_models / int8_name) >= 60
     image = read_image(sorted(scenes.glob("scene_*.jpg"))[-1])
     int8 = Recogniser.load(float_models).read(image).cards
-    floats = Recogniser.load(float_models, quantized=False).read(image).cards
+    floats = Recogniser.load(float_models, int8=False).read(image).cards
     assert len(floats) > 3 and abs(len(int8) - len(floats)) <= 1
     sure = {card.code for card in floats if card.confidence > 0.9}
     assert len(sure & {card.code for card in int8}) >= len(sure) - 1
@@ -118,7 +113,7 @@ def test_the_shipped_int8_models_read_every_fixture_as_the_float_ones():
 
     if not all((SHIPPED / name).is_file() for name in INT8_FILES.values()):
         pytest.skip("no int8 models shipped")
-    int8, floats = Recogniser.load(), Recogniser.load(quantized=False)
+    int8, floats = Recogniser.load(), Recogniser.load(int8=False)
     for name in EXPECTED:
         frame = read_image(FIXTURES / name)
         a, b = (sorted(r.read(frame).cards, key=lambda c: c.index_box) for r in (int8, floats))
@@ -178,7 +173,7 @@ def test_the_recogniser_reads_the_int8_twin_where_it_lies(float_models):
     (float_models / "classifier.int8.onnx").write_bytes(b"not a model")
     with pytest.raises(RecogniserError, match=r"classifier\.int8\.onnx: not a model"):
         Recogniser.load(float_models)
-    Recogniser.load(float_models, quantized=False)  # the float one alone is read
+    Recogniser.load(float_models, int8=False)  # the float one alone is read
 
 
 def _reads_twin(recogniser: Recogniser) -> bool:
@@ -193,7 +188,7 @@ def test_a_twin_is_read_only_beside_the_float_model_it_was_made_from(float_model
         pytest.skip("no int8 models shipped")
     shutil.copy(twin, float_models / twin.name)
     assert _reads_twin(Recogniser.load(float_models))
-    assert not _reads_twin(Recogniser.load(float_models, quantized=False))
+    assert not _reads_twin(Recogniser.load(float_models, int8=False))
     # the float classifier trained again (here: only its metadata changed): the twin is stale
     model = onnx.load(str(float_models / "classifier.onnx"))
     model.metadata_props.add(key="trained", value="again")

@@ -641,8 +641,9 @@ def test_mining_cuts_the_marks_the_recogniser_makes(scenes, tmp_path):
     from model.recogniser.targets import index_truths
     from scanner.vision.cards import suppress_duplicates
     from scanner.vision.decode import decode_heads
+    from scanner.vision.networks import default_model_dir
     from scanner.vision.preprocess import index_crops, normalise, wider_crops
-    from scanner.vision.recogniser import Recogniser, default_model_dir
+    from scanner.vision.recogniser import Recogniser
 
     if not (default_model_dir() / "locator.onnx").exists():
         pytest.skip("the models are not trained")
@@ -652,7 +653,7 @@ def test_mining_cuts_the_marks_the_recogniser_makes(scenes, tmp_path):
     for path in scene_files(scenes):
         frame, labels = _load(path)
         height, width = frame.shape[:2]
-        heads = recogniser._locate(frame)
+        heads = recogniser.heads(frame)
         marks = suppress_duplicates(
             decode_heads(heads, (width, height), contract, threshold=MINE_PEAK)
         )

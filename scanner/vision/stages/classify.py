@@ -1,0 +1,118 @@
+"""Stage ``classify``: each clear mark read by the classifier, held to the deck most of them
+read (``decks.py``); and the reading of places that every later stage asks of the classifier
+(:func:`read_places`).
+
+A mark read as a bare number both decks print is read again where its suit sign would lie
+(``suit_below.py``, rule ``suits_below``); a small index read as a card is held to the card the
+wider classifier reads too (``wider.py``, rule ``wider``). Faint marks are set aside for the
+recheck ``faint``, except those near the frame's edge, read in full (``faint.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from scanner.vision import suit_below
+from scanner.vision.cards import IndexReading
+from scanner.vision.decks import best_in_deck, infer_deck
+from scanner.vision.decode import IndexCandidate
+from scanner.vision.faint import read_in_full
+from scanner.vision.networks import softmax
+from scanner.vision.preprocess import index_crops, normalise, wider_crops
+from scanner.vision.stages.records import FrameContext, Work
+from scanner.vision.wider import small_cards, with_wider
+
+NAME = "classify"
+
+
+def run(context: FrameContext, work: Work) -> Work:
+    threshold = context.contract.peak_threshold
+    image = work.image
+    edge = context.options.faint_edge
+    in_full = [m.score > threshold or (edge and read_in_full(m, work.bounds)) for m in work.marks]
+    full = tuple(m for m, whole in zip(work.marks, in_full, strict=True) if whole)
+    faint = tuple(m for m, whole in zip(work.marks, in_full, strict=True) if not whole)
+    first = probabilities(context, image, full)
+    rows, deck = _with_suits_below(context, image, full, first)
+    codes, confidence = pick(context, rows, deck)
+    readings = tuple(
+        IndexReading(mark, codes[n], confidence[n], probabilities=rows[n])
+        for n, mark in enumerate(full)
+    )
+    return replace(work, full=full, faint=faint, readings=readings, deck=deck)
+
+
+def probabilities(
+    context: FrameContext, image: np.ndarray, places: Sequence[IndexCandidate]
+) -> np.ndarray:
+    """The classifier's class probabilities for each place [N, classes], a small index read
+    as a card held to the card the wider classifier reads too; crops are cut a batch at a
+    time, so a busy frame never holds them all at once."""
+    c, nets = context.contract, context.nets
+    rows = []
+    for start in range(0, len(places), nets.batch):
+        chunk = places[start : start + nets.batch]
+        read = softmax(nets.classify(index_crops(image, chunk, c)))
+        rows.append(_widened(context, image, chunk, read))
+    return np.concatenate(rows) if rows else np.zeros((0, len(c.classes)))
+
+
+def _widened(
+    context: FrameContext,
+    image: np.ndarray,
+    places: Sequence[IndexCandidate],
+    read: np.ndarray,
+) -> np.ndarray:
+    """``read`` with each small index read as a card held to the card most likely to both
+    classifiers (``wider.py``); as it is without a wider classifier."""
+    c, nets = context.contract, context.nets
+    if not context.options.wider or nets.wider is None:
+        return read
+    none = c.classes.index(c.not_an_index)
+    small = small_cards(read, places, none, context.wider_below)
+    if not small:
+        return read
+    crops = normalise(wider_crops(image, [places[n] for n in small], c), c)
+    widened = read.copy()
+    widened[small] = with_wider(read[small], softmax(nets.widened(crops)), none)
+    return widened
+
+
+def pick(
+    context: FrameContext, rows: np.ndarray, deck: str | None
+) -> tuple[list[str], list[float]]:
+    """The best class of ``deck`` in each row, and its probability."""
+    classes = context.contract.classes
+    best, confidence = best_in_deck(rows, classes, deck)
+    return [classes[k] for k in best], [float(p) for p in confidence]
+
+
+def read_places(
+    context: FrameContext, image: np.ndarray, places: Sequence[IndexCandidate], deck: str | None
+) -> tuple[list[str], list[float], np.ndarray]:
+    """The best class of ``deck`` for each place, its probability, and every class's."""
+    rows = probabilities(context, image, places)
+    return (*pick(context, rows, deck), rows)
+
+
+def _with_suits_below(
+    context: FrameContext,
+    image: np.ndarray,
+    marks: Sequence[IndexCandidate],
+    rows: np.ndarray,
+) -> tuple[np.ndarray, str | None]:
+    """``rows`` [marks, classes] and the frame's deck, a mark read as a bare number both decks
+    print read again where its suit sign would lie (``suit_below.py``): where the frame, so
+    read, is a standard deck's, with those readings; else as first read."""
+    classes, expected = context.contract.classes, context.expected
+    bare = suit_below.bare_numbers(rows, classes) if context.options.suits_below else []
+    if bare:
+        grown = probabilities(context, image, [suit_below.grown_down(marks[n]) for n in bare])
+        taken = suit_below.take_grown(rows, bare, grown, classes)
+        deck = infer_deck(taken, classes, expected)
+        if deck == "standard":
+            return taken, deck
+    return rows, infer_deck(rows, classes, expected)

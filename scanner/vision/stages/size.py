@@ -1,0 +1,109 @@
+"""Stage ``size``: the scales a frame is read at, and the frame scaled to one of them.
+
+The size policy proposes a scale, the stages read the frame there, and the policy, seeing what
+was read, proposes another or keeps a reading (:class:`SizePolicy`). A frame larger than the
+locator learnt is read first as a preview, then at the size its indices call for
+(``large_frame.py``); a frame of large indices also smaller, the reading with more cards kept;
+a frame of small indices again scaled up (``scale.py``: :func:`scale_up`, judged once the
+marks are read and rechecked); a frame in which no card is read at other sizes
+(``second_look.py``). Each rule is a switch of :class:`ReadOptions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from scanner.vision.large_frame import factor_from_preview, preview_factor, smaller_factor
+from scanner.vision.scale import SIZES_SURE, reading_scale, scaled_frame, sure_index_sizes
+from scanner.vision.second_look import second_look_factors, standing
+from scanner.vision.stages.records import FrameContext, Scale, Work
+
+if TYPE_CHECKING:
+    from scanner.vision.contract import Contract
+    from scanner.vision.options import ReadOptions
+    from scanner.vision.reading import Reading
+
+NAME = "size"
+
+
+def run(context: FrameContext, work: Work) -> Work:
+    """The frame at the context's scale (scaled twice where it is read again scaled up, as
+    the frame read first was)."""
+    scale = context.scale
+    image = context.frame if scale.factor == 1.0 else scaled_frame(context.frame, scale.factor)
+    if scale.again != 1.0:
+        image = scaled_frame(image, scale.again)
+    return replace(work, image=image)
+
+
+def scale_up(context: FrameContext, work: Work) -> float:
+    """The factor to read the frame at again, scaled up, from the indices read at this scale
+    as cards (1.0: as it is). Two unsure corners that agree on a card (``corners_agree``) are
+    no measure of its size."""
+    measured = [r for r in work.readings if r.read_by != "corners_agree"]
+    return reading_scale(measured, work.bounds, context.contract)
+
+
+class SizePolicy:
+    """The scales one frame is read at, in turn: read the frame at :attr:`proposed`, give the
+    reading to :meth:`read`, until nothing more is proposed; then :attr:`kept` is the frame's
+    reading."""
+
+    def __init__(
+        self, frame_size: tuple[int, int], contract: Contract, options: ReadOptions
+    ) -> None:
+        self._steps = _scales(frame_size, contract, options)
+        self.proposed: Scale | None = next(self._steps)
+        self.kept: Reading | None = None
+
+    def read(self, reading: Reading) -> None:
+        """What the frame read at :attr:`proposed`."""
+        try:
+            self.proposed = self._steps.send(reading)
+        except StopIteration as done:
+            self.proposed, self.kept = None, done.value
+
+
+def _sure_sizes(reading: Reading, contract: Contract) -> list[float]:
+    """The short sides of the indices ``reading`` read as cards at least SIZES_SURE sure, in
+    the frame's own pixels: what the scale a frame is read at is judged by."""
+    return sure_index_sizes(reading.indices, contract.not_an_index, SIZES_SURE)
+
+
+def _scales(
+    frame_size: tuple[int, int], contract: Contract, options: ReadOptions
+) -> Generator[Scale, Reading, Reading]:
+    """Proposes scales, is sent what each read, and returns the reading kept."""
+    scale_up = options.scale_up
+    preview = preview_factor(frame_size) if options.preview else None
+    if preview is None:
+        reading = yield Scale(1.0, scale_up)
+        looked = [1.0]
+        # indices larger than the locator reads well: also read smaller, the reading with more
+        # cards read without a check kept
+        if reading.cards and reading.scale == 1.0 and options.smaller:
+            factor = smaller_factor(_sure_sizes(reading, contract), frame_size)
+            if factor is not None:
+                again = yield Scale(factor, scale_up)
+                if len(standing(again.cards)) > len(standing(reading.cards)):
+                    reading = again
+    else:
+        # a frame larger than the locator learnt: its preview first, then the frame at the
+        # size the preview's indices call for; the preview's reading where only it read cards
+        reading = yield Scale(preview, scale_up=False)
+        looked = [preview]
+        factor = factor_from_preview(_sure_sizes(reading, contract), preview)
+        if factor != preview:
+            again = yield Scale(factor, scale_up)
+            reading = reading if reading.cards and not again.cards else again
+            looked.append(factor)
+    if reading.cards or reading.scale not in looked or not options.second_look:
+        return reading  # cards read, or read scaled up for small indices already
+    for factor in second_look_factors(frame_size, contract.scale_up_pixels, looked):
+        again = yield Scale(factor, scale_up)
+        cards = standing(again.cards)
+        if cards:
+            return replace(again, cards=cards)
+    return reading
