@@ -25,6 +25,7 @@ SCANNER_MAY_IMPORT = {
     "scanner/cli/bench_cmd.py": ("model.synth",),
     "scanner/cli/synth_cmd.py": ("model.synth",),
     "scanner/cli/scan_cmd.py": ("model.evaluate",),
+    "scanner/cli/eval_labels.py": ("model.evaluate",),
 }
 # The composition root that builds the panel the command line asks for.
 HARDWARE_FROM = ("scanner/cli/serve_cmd.py",)

@@ -115,6 +115,15 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         "each (by default a meld's unsure cards are read as the rest of it reads)",
     )
     evaluate.add_argument(
+        "--labels",
+        type=Path,
+        metavar="FILE.csv",
+        help="score photos of any deck: a CSV with columns image,cards (and optionally group), "
+        "cards the corner indices in view, space-separated, with or without the suit letter "
+        "(10H KS QR 7 LADY); prints rank recall, rank and colour recall, precision, colour "
+        "errors and per-rank figures (--errors lists each photo's misses)",
+    )
+    evaluate.add_argument(
         "--readings",
         type=Path,
         metavar="FILE.jsonl",
@@ -341,6 +350,10 @@ def run_eval(args: argparse.Namespace) -> int:
         raise CommandError(f"{args.folder}: no such folder")
     if args.limit is not None and args.limit < 1:
         raise CommandError("--limit must be at least 1")
+    if args.labels is not None:
+        from scanner.cli.eval_labels import run_label_eval
+
+        return run_label_eval(args)
     photos = not scene_files(args.folder, 1)
     if args.errors is not None and (photos or args.mode == "table"):
         raise CommandError("--errors lists the cards of synthetic scenes: use it in cards mode")
