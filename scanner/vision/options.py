@@ -22,7 +22,7 @@ from scanner.vision.errors import RecogniserError
 from scanner.vision.turns import TURN_CHOICES
 
 # one name for several switches: the old ``rescale=False`` turned every size rule off at once
-GROUPS = {"rescale": ("preview", "smaller", "scale_up", "second_look")}
+GROUPS = {"rescale": ("preview", "smaller", "scale_up", "second_look", "look_smaller", "negative")}
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,8 @@ class ReadOptions:
     smaller: bool = True  # a frame of large indices read smaller as well
     scale_up: bool = True  # a frame of small indices read again scaled up
     second_look: bool = True  # a frame with no card read again at other scales
+    look_smaller: bool = True  # ... a small one smaller too, before it is read larger
+    negative: bool = True  # ... and as its negative: light print on dark cards
     # locate
     faint: bool = True  # the locator's faint marks read (once), kept where a card reads surely
     faint_edge: bool = True  # a faint mark near the frame's edge read in full, as a clear one

@@ -14,6 +14,7 @@ from scanner.vision.recogniser import Recogniser
 from scanner.vision.second_look import (
     LARGE_FRAME_SCALES,
     SECOND_LOOK_SCALES,
+    SMALL_FRAME_DOWN,
     second_look_factors,
     standing,
 )
@@ -29,15 +30,25 @@ def test_a_small_photo_is_looked_at_again_at_each_scale():
 def test_a_second_look_stays_within_the_pixels_a_frame_may_grow_to():
     frame = (1000, 750)
     room = np.sqrt(1_000_000 * 2 / (1000 * 750))  # 1.63: the first scale fits, the second not
-    assert second_look_factors(frame, 2_000_000) == pytest.approx((1.6, room))
+    assert second_look_factors(frame, 2_000_000, smaller=False) == pytest.approx((1.6, room))
     # room for less than the first scale: looked at once, as large as it may grow
-    assert second_look_factors(frame, 1_000_000) == pytest.approx((np.sqrt(1 / 0.75),))
-    assert second_look_factors(frame, 700_000) == ()
+    up = np.sqrt(1 / 0.75)
+    assert second_look_factors(frame, 1_000_000, smaller=False) == pytest.approx((up,))
+    assert second_look_factors(frame, 700_000, smaller=False) == ()
+
+
+def test_a_small_frame_is_looked_at_smaller_first_where_it_stays_large_enough():
+    # a phone photo of a card close up: its index may be larger than any the locator learnt
+    assert second_look_factors((640, 640), MOST) == (*SMALL_FRAME_DOWN, 1.6, 2.0)
+    assert second_look_factors((1000, 750), 700_000) == SMALL_FRAME_DOWN == (0.5, 0.33)
+    # never smaller than SMALLEST_SIDE on the short side
+    assert second_look_factors((504, 378), MOST) == (1.6, 2.0)
+    assert second_look_factors((640, 480), MOST) == (0.5, 1.6, 2.0)
 
 
 def test_a_large_frame_is_looked_at_again_smaller():
     assert second_look_factors((1280, 960), MOST) == LARGE_FRAME_SCALES == (0.5, 0.33)
-    assert second_look_factors((999, 1000), MOST) == SECOND_LOOK_SCALES
+    assert second_look_factors((999, 1000), MOST, smaller=False) == SECOND_LOOK_SCALES
     # never smaller than SMALLEST_SIDE on the short side
     assert second_look_factors((2000, 500), MOST) == (0.5,)
     assert second_look_factors((5000, 300), MOST) == ()
@@ -113,7 +124,8 @@ def test_an_empty_table_is_looked_at_again_larger_or_smaller_by_the_frames_size(
     table = np.full((378, 504, 3), (40, 110, 60), np.uint8)  # plain green felt
     reading = Recogniser.load(threads=1).read(table)
     assert reading.cards == ()
-    assert reading.looked == (1.0, 1.6, 2.0)
+    # larger, then all again as its negative (light print on dark cards)
+    assert reading.looked == (1.0, 1.6, 2.0) * 2
     assert reading.scale == 1.0
     # every look's time is counted, stage by stage
     stages = {stage: ms for stage, ms in reading.timing_ms.items() if stage != "total"}
@@ -121,4 +133,16 @@ def test_an_empty_table_is_looked_at_again_larger_or_smaller_by_the_frames_size(
 
     camera = np.full((960, 1280, 3), (40, 110, 60), np.uint8)
     looked = Recogniser.load(threads=1).read(camera).looked
-    assert looked == (1.0, 0.5, 0.33)  # a camera's frame of the table, smaller
+    assert looked == (1.0, 0.5, 0.33) * 2  # a camera's frame of the table, smaller
+
+
+def test_a_photo_of_dark_cards_is_read_as_its_negative_and_asks_for_a_check():
+    """The real photo of a nine and an ace of hearts, as a deck printed light on dark cards
+    would show them (its negative): nothing is read as it comes; read as its negative, both
+    ranks are found, each asking for a check, since a dark card's colour reads unsurely."""
+    photo = np.ascontiguousarray(255 - cv2.imread(str(FIXTURE / "IMG_2598.JPG"))[:, :, ::-1])
+    recogniser = Recogniser.load(threads=1)
+    reading = recogniser.read(photo)
+    assert sorted(c.code[:-1] for c in reading.cards) == ["9", "A"]
+    assert all(card.check for card in reading.cards)
+    assert recogniser.without("negative").read(photo).cards == ()

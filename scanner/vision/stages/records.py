@@ -19,11 +19,13 @@ from scanner.vision.options import ReadOptions
 class Scale:
     """A scale to read a frame at, as the size policy proposes it: the frame is scaled by
     ``factor``, then by ``again`` (a frame of small indices read again scaled up; 1.0 when
-    not). ``scale_up``: whether the indices read at this scale may still call for that."""
+    not). ``scale_up``: whether the indices read at this scale may still call for that.
+    ``negative``: the frame read as its negative (light print on dark cards)."""
 
     factor: float
     scale_up: bool = True
     again: float = 1.0
+    negative: bool = False
 
     @property
     def total(self) -> float:
@@ -32,7 +34,7 @@ class Scale:
 
     def then(self, factor: float) -> Scale:
         """This scale, read again scaled up by ``factor``, and no further."""
-        return Scale(self.factor, scale_up=False, again=factor)
+        return Scale(self.factor, scale_up=False, again=factor, negative=self.negative)
 
 
 @dataclass(frozen=True)

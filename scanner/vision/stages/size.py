@@ -6,7 +6,8 @@ locator learnt is read first as a preview, then at the size its indices call for
 (``large_frame.py``); a frame of large indices also smaller, the reading with more cards kept;
 a frame of small indices again scaled up (``scale.py``: :func:`scale_up`, judged once the
 marks are read and rechecked); a frame in which no card is read at other sizes
-(``second_look.py``). Each rule is a switch of :class:`ReadOptions`.
+(``second_look.py``), and then, all over again, as its negative: light print on dark cards.
+Each rule is a switch of :class:`ReadOptions`.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ def run(context: FrameContext, work: Work) -> Work:
     image = context.frame if scale.factor == 1.0 else scaled_frame(context.frame, scale.factor)
     if scale.again != 1.0:
         image = scaled_frame(image, scale.again)
+    if scale.negative:
+        image = 255 - image
     return replace(work, image=image)
 
 
@@ -75,34 +78,53 @@ def _sure_sizes(reading: Reading, contract: Contract) -> list[float]:
 def _scales(
     frame_size: tuple[int, int], contract: Contract, options: ReadOptions
 ) -> Generator[Scale, Reading, Reading]:
-    """Proposes scales, is sent what each read, and returns the reading kept."""
+    """Proposes scales, is sent what each read, and returns the reading kept: the frame's own,
+    or, where it reads nothing, its negative's cards read without a check, each then asking
+    for one (a dark card's colour reads unsurely: model/experiments/second-look.md)."""
+    reading = yield from _looks(frame_size, contract, options, negative=False)
+    if reading.cards or not options.negative:
+        return reading
+    negative = yield from _looks(frame_size, contract, options, negative=True)
+    cards = standing(negative.cards)
+    if not cards:
+        return reading
+    return replace(negative, cards=tuple(replace(card, check=True) for card in cards))
+
+
+def _looks(
+    frame_size: tuple[int, int], contract: Contract, options: ReadOptions, negative: bool
+) -> Generator[Scale, Reading, Reading]:
+    """The scales of the frame (or of its ``negative``), as the size rules propose them."""
     scale_up = options.scale_up
     preview = preview_factor(frame_size) if options.preview else None
     if preview is None:
-        reading = yield Scale(1.0, scale_up)
+        reading = yield Scale(1.0, scale_up, negative=negative)
         looked = [1.0]
         # indices larger than the locator reads well: also read smaller, the reading with more
         # cards read without a check kept
         if reading.cards and reading.scale == 1.0 and options.smaller:
             factor = smaller_factor(_sure_sizes(reading, contract), frame_size)
             if factor is not None:
-                again = yield Scale(factor, scale_up)
+                again = yield Scale(factor, scale_up, negative=negative)
                 if len(standing(again.cards)) > len(standing(reading.cards)):
                     reading = again
     else:
         # a frame larger than the locator learnt: its preview first, then the frame at the
         # size the preview's indices call for; the preview's reading where only it read cards
-        reading = yield Scale(preview, scale_up=False)
+        reading = yield Scale(preview, scale_up=False, negative=negative)
         looked = [preview]
         factor = factor_from_preview(_sure_sizes(reading, contract), preview)
         if factor != preview:
-            again = yield Scale(factor, scale_up)
+            again = yield Scale(factor, scale_up, negative=negative)
             reading = reading if reading.cards and not again.cards else again
             looked.append(factor)
     if reading.cards or reading.scale not in looked or not options.second_look:
         return reading  # cards read, or read scaled up for small indices already
-    for factor in second_look_factors(frame_size, contract.scale_up_pixels, looked):
-        again = yield Scale(factor, scale_up)
+    scales = second_look_factors(
+        frame_size, contract.scale_up_pixels, looked, smaller=options.look_smaller
+    )
+    for factor in scales:
+        again = yield Scale(factor, scale_up, negative=negative)
         cards = standing(again.cards)
         if cards:
             return replace(again, cards=cards)
