@@ -1,0 +1,49 @@
+"""Classifier crops cut from a labelled real photo where the recogniser marks its indices."""
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from model.recogniser.real_crops import VARIANTS, cut, main
+from scanner.vision.contract import CLASSES, CROP_H, CROP_W
+from scanner.vision.networks import default_model_dir
+
+PHOTOS = Path(__file__).resolve().parents[2] / "fixtures" / "vision" / "second_look"
+
+pytestmark = pytest.mark.skipif(
+    not (default_model_dir() / "locator.onnx").exists(), reason="the models are not trained"
+)
+
+
+@pytest.fixture
+def labelled(tmp_path):
+    """The real photo of a nine and an ace of hearts, its whole-card boxes named by code."""
+    shutil.copy(PHOTOS / "IMG_2598.JPG", tmp_path / "IMG_2598.JPG")
+    xml = (PHOTOS / "IMG_2598.xml").read_text(encoding="utf-8")
+    xml = xml.replace("<name>nine</name>", "<name>9H</name>")
+    (tmp_path / "IMG_2598.xml").write_text(xml.replace("<name>ace</name>", "<name>AH</name>"))
+    labels = tmp_path / "labels.csv"
+    labels.write_text("image,cards,group\nIMG_2598.JPG,9H AH,phone\n")
+    return tmp_path, labels
+
+
+def test_each_mark_in_a_labelled_box_is_cut_as_its_card(labelled):
+    folder, labels = labelled
+    data = cut(folder, labels, [], seed=1)
+    crops, classes = data["crops"], data["classes"]
+    assert crops.dtype == np.uint8 and crops.shape[1:] == (CROP_H, CROP_W, 3)
+    assert len(crops) == len(classes) and len(classes) % (VARIANTS + 1) == 0
+    named = {CLASSES[k] for k in classes}
+    assert {"9R", "AR"} <= named and named <= {"9R", "AR", "none"}
+    assert cut(folder, labels, [], seed=1)["crops"].tobytes() == crops.tobytes()  # seeded
+
+
+def test_only_the_groups_asked_for_are_cut(labelled, tmp_path):
+    folder, labels = labelled
+    with pytest.raises(ValueError, match="no labelled index was marked"):
+        cut(folder, labels, ["iphone"], seed=1)
+    out = tmp_path / "out" / "crops.npz"
+    assert main([str(folder), "--labels", str(labels), "--out", str(out)]) == 0
+    assert len(np.load(out)["classes"]) > 0
