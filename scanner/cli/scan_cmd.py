@@ -86,7 +86,8 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         "card recall and precision, classification accuracy, scenes read exactly, split by seen "
         "and held-out card designs, and a confusion matrix image. With --mode table, score "
         "whole tables instead: the share of scenes whose melds and points come out as the "
-        "engine gives them for the true cards.",
+        "engine gives them for the true cards. With --labels, score photos of any deck by the "
+        "cards each shows.",
     )
     evaluate.add_argument("folder", type=Path, metavar="DIR")
     evaluate.add_argument("--json", action="store_true", help="print the figures as JSON")
