@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import argparse
 
-from scanner.cli.common import EXIT_OK, CommandError, print_json
+from scanner.cli.common import CommandError
+from scanner.cli.scan_cmd import _percent
 
 
 def run_label_eval(args: argparse.Namespace) -> int:
     from model.evaluate.labels import LabelsError, evaluate_labelled, read_labels
-    from scanner.cli.scan_cmd import ReadingsLog, load_recogniser, write_errors
+    from scanner.cli.scan_cmd import ReadingsLog, load_recogniser, print_eval, write_errors
 
     try:
         photos, missing = read_labels(args.labels, args.folder)
@@ -32,18 +33,7 @@ def run_label_eval(args: argparse.Namespace) -> int:
 
         figures, errors = evaluate_labelled(photos, codes)
     figures["missing_images"] = missing
-    if args.errors is not None:
-        write_errors(args.errors, errors)
-        figures["errors"] = str(args.errors)
-    if args.json:
-        print_json(figures)
-    else:
-        print_label_figures(figures)
-    return EXIT_OK
-
-
-def _percent(value: float | None) -> str:
-    return "–" if value is None else f"{value:.1%}"
+    return print_eval(args, figures, errors, print_label_figures)
 
 
 def _line(figures: dict) -> str:

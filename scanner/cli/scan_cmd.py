@@ -386,13 +386,19 @@ def run_eval(args: argparse.Namespace) -> int:
         ) from None
     figures = report(scores)
     figures["confusion"] = str(confusion)
+    return print_eval(args, figures, error_lines(scores), print_figures)
+
+
+def print_eval(args: argparse.Namespace, figures: dict, errors: Iterable[dict], words) -> int:
+    """An evaluation's figures, as JSON or in ``words``, and with ``--errors`` its error
+    lines written."""
     if args.errors is not None:
-        write_errors(args.errors, error_lines(scores))
+        write_errors(args.errors, errors)
         figures["errors"] = str(args.errors)
     if args.json:
         print_json(figures)
     else:
-        print_figures(figures)
+        words(figures)
     return EXIT_OK
 
 
