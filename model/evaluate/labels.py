@@ -62,6 +62,11 @@ class Label:
             "JK, or a special card (1–12, LORD, LADY, VILLAIN, JESTER, JOKER)"
         )
 
+    @property
+    def code(self) -> str:
+        """As written with a colour letter where it has one: ``10R``, ``Q``, ``LADY``."""
+        return self.rank + (self.colour or "")
+
     @classmethod
     def from_code(cls, code: str) -> Label:
         """A classifier's class ("KR", "JK", "LADY") as a label."""
@@ -121,9 +126,11 @@ class Tally:
         }
 
 
+RANK_ORDER = (*(code[:-1] for code in STANDARD_CLASSES[:-1:2]), "JK", *SPECIAL_CLASSES)
+
+
 def _order(rank: str) -> int:
-    ranks = [code[:-1] for code in STANDARD_CLASSES[::2]] + ["JK", *SPECIAL_CLASSES]
-    return ranks.index(rank) if rank in ranks else len(ranks)
+    return RANK_ORDER.index(rank) if rank in RANK_ORDER else len(RANK_ORDER)
 
 
 def match(labels: Sequence[Label], read: Sequence[Label]) -> dict[str, list]:
@@ -202,9 +209,9 @@ def evaluate_labelled(
             errors.append(
                 {
                     "image": photo.image.name,
-                    "missed": [_token(label) for label in outcome["missed"]],
-                    "colour": [[_token(a), _token(b)] for a, b in outcome["colour"]],
-                    "extra": [_token(label) for label in outcome["extra"]],
+                    "missed": [label.code for label in outcome["missed"]],
+                    "colour": [[a.code, b.code] for a, b in outcome["colour"]],
+                    "extra": [label.code for label in outcome["extra"]],
                 }
             )
     figures = total.figures()
@@ -214,7 +221,3 @@ def evaluate_labelled(
             for name, tally in sorted(groups.items())
         }
     return figures, errors
-
-
-def _token(label: Label) -> str:
-    return label.rank + (label.colour or "")

@@ -37,13 +37,18 @@ def photo_files(folder: Path) -> list[tuple[Path, Path]]:
     return pairs
 
 
-def _boxes(label: Path) -> list[tuple[str, float, float, float, float]]:
+def voc_boxes(label: Path) -> list[tuple[str, float, float, float, float]]:
+    """A Pascal VOC file's objects: (name as written, x0, y0, x1, y1)."""
     boxes = []
     for obj in ET.parse(label).getroot().iter("object"):
         box = obj.find("bndbox")
         corners = [float(box.find(k).text) for k in ("xmin", "ymin", "xmax", "ymax")]
-        boxes.append((RANKS.get(obj.find("name").text.strip().lower(), "?"), *corners))
+        boxes.append((obj.findtext("name", "").strip(), *corners))
     return boxes
+
+
+def _boxes(label: Path) -> list[tuple[str, float, float, float, float]]:
+    return [(RANKS.get(name.lower(), "?"), *box) for name, *box in voc_boxes(label)]
 
 
 def score_photo(boxes, cards: Sequence[CardReading]) -> dict[str, int]:

@@ -18,19 +18,16 @@ import argparse
 import csv
 import random
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+
+from model.evaluate.photos import RANKS, photo_files, voc_boxes
 
 SEED = 20261207
 HELD_OUT = 0.3  # of each group's photos
 SESSION_GAP_S = 60  # s between two photos of one session (a phone's timestamps)
 SESSION_GAP_NUMBERS = 3  # file numbers between two photos of one session (a camera's counter)
-RANK_NAMES = {
-    "ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-    "eight": "8", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
-}  # fmt: skip
 _TIME = re.compile(r"(\d{8})_(\d{6})")
 _NUMBER = re.compile(r"(\d+)")
 
@@ -95,12 +92,9 @@ def _voc_ranks(folder: Path) -> list[dict[str, str]]:
     """Photos with Pascal VOC whole-card boxes named by rank (``nine`` … ``ace``), grouped by
     the folder they lie in."""
     rows = []
-    for label in sorted(folder.rglob("*.xml")):
-        image = next(iter(sorted(label.parent.glob(label.stem + ".[jJpP]*"))), None)
-        if image is None:
-            continue
-        names = [obj.findtext("name", "").strip().lower() for obj in ET.parse(label).iter("object")]
-        cards = " ".join(RANK_NAMES.get(name, name.upper()) for name in names)
+    for image, label in photo_files(folder):
+        names = [name.lower() for name, *_ in voc_boxes(label)]
+        cards = " ".join(RANKS.get(name, name.upper()) for name in names)
         rows.append(
             {"image": str(image.relative_to(folder)), "cards": cards, "group": label.parent.name}
         )

@@ -15,7 +15,6 @@ Only the training part of a split is ever cut: the held-out part measures.
 from __future__ import annotations
 
 import argparse
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from model.evaluate.labels import Label, read_labels
+from model.evaluate.photos import voc_boxes
 from scanner.vision.contract import CLASSES, NOT_AN_INDEX
 from scanner.vision.images import read_image
 from scanner.vision.preprocess import upright_crops
@@ -39,14 +39,7 @@ SIZE_SHARE = 0.08
 
 def _boxes(label: Path) -> list[tuple[str, float, float, float, float]]:
     """The labelled index boxes: (class, x0, y0, x1, y1)."""
-    boxes = []
-    for obj in ET.parse(label).getroot().iter("object"):
-        read = Label.from_token(obj.findtext("name", ""))
-        code = read.rank + (read.colour or "")
-        box = obj.find("bndbox")
-        corners = [float(box.findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")]
-        boxes.append((code, *corners))
-    return boxes
+    return [(Label.from_token(name).code, *box) for name, *box in voc_boxes(label)]
 
 
 def _inside(x: float, y: float, boxes: Sequence[tuple], grow: float = 0.0) -> str | None:

@@ -28,7 +28,7 @@ def run_label_eval(args: argparse.Namespace) -> int:
     with ReadingsLog(args.readings) as readings:
 
         def codes(frame) -> list[str]:
-            cards = readings.kept(recogniser.read(frame, melds=args.melds).cards)
+            cards = readings.kept(recogniser.read(frame, melds=args.melds)).cards
             return [card.code for card in cards]
 
         figures, errors = evaluate_labelled(photos, codes)

@@ -129,7 +129,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         type=Path,
         metavar="FILE.jsonl",
         help="write what was read in every scene or photo, one JSON line each, in the order "
-        "read (its cards, and in cards mode the deck and scale; no timings): two versions of "
+        "read (its cards, deck, scale and index sizes; no timings): two versions of "
         "the recogniser read alike where their files are equal",
     )
     add_model_arguments(evaluate)
@@ -425,14 +425,9 @@ class ReadingsLog:
             self._out.close()
 
     def kept(self, reading):
-        """``reading`` (a Reading or a sequence of cards), written down."""
+        """``reading`` (a Reading), written down."""
         if self._out is not None:
-            if isinstance(reading, tuple | list):
-                line = {"cards": [card.as_json() for card in reading]}
-            else:
-                line = {
-                    key: value for key, value in reading.as_json().items() if key != "timing_ms"
-                }
+            line = {key: value for key, value in reading.as_json().items() if key != "timing_ms"}
             self._out.write(json.dumps(line, sort_keys=True) + "\n")
         return reading
 
@@ -458,7 +453,7 @@ def run_table_eval(args: argparse.Namespace) -> int:
         with ReadingsLog(args.readings) as readings:
             scores = evaluate_tables(
                 args.folder,
-                lambda frame, deck: readings.kept(recogniser.read(frame, deck).cards),
+                lambda frame, deck: readings.kept(recogniser.read(frame, deck)).cards,
                 rules,
                 args.limit,
             )
@@ -497,7 +492,7 @@ def run_photo_eval(args: argparse.Namespace) -> int:
     recogniser = load_recogniser(args)
     with ReadingsLog(args.readings) as readings:
         figures = evaluate_photos(
-            args.folder, lambda frame: readings.kept(recogniser.read(frame, melds=args.melds).cards)
+            args.folder, lambda frame: readings.kept(recogniser.read(frame, melds=args.melds)).cards
         )
     if args.json:
         print_json(figures)

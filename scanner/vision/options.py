@@ -107,7 +107,3 @@ class ReadOptions:
         """The options with the rules named in ``text`` ("closer,wider") switched off."""
         names = [name.strip() for name in text.split(",") if name.strip()]
         return cls(turns=turns).without(*names)
-
-    def off(self) -> tuple[str, ...]:
-        """The rules switched off, by name (the groups spelt out)."""
-        return tuple(f.name for f in fields(self) if f.type == "bool" and not getattr(self, f.name))

@@ -84,7 +84,6 @@ class Recogniser:
         self.networks = networks
         self.contract: Contract = networks.contract
         self.options = options or ReadOptions()
-        self.files = networks.files  # the model files read, by name: which twins, for benches
 
     @classmethod
     def load(
@@ -102,6 +101,11 @@ class Recogniser:
         options = (options or ReadOptions()).changed(**switches)
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         return cls(Networks.load(folder, threads, options), options)
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The model files read, by name: which twins, for the benches."""
+        return self.networks.files
 
     def without(self, *rules: str) -> Recogniser:
         """This recogniser with the named rules switched off, its networks shared (``int8``
