@@ -58,6 +58,35 @@ def crop_weights(truths: np.ndarray, counts: np.ndarray, small_focus: float = 1.
     return weights / weights.sum()
 
 
+def with_real_share(weights: np.ndarray, real: np.ndarray, share: float) -> np.ndarray:
+    """Crop ``weights`` (summing to 1) redrawn so the crops flagged ``real`` (cut from real
+    photos, ``real_marks.py``) are drawn ``share`` of the time, each part as weighted before."""
+    if not 0 <= share <= 1:
+        raise ValueError(f"the real photos' share is between 0 and 1, not {share}")
+    real = real.astype(bool)
+    if not real.any() or real.all():
+        return weights
+    mixed = np.where(
+        real, weights / weights[real].sum() * share, weights / weights[~real].sum() * (1 - share)
+    )
+    return mixed / mixed.sum()
+
+
+def merge_samples(parts: list[Path], out: Path) -> Path:
+    """Locator samples of several files in one, each crop flagged ``real`` as its file flags
+    it (``real_marks.py`` flags its crops; rendered scenes' crops are not)."""
+    loaded = [np.load(part) for part in parts]
+    keys = ("images", "truths", "counts")
+    arrays = {key: np.concatenate([d[key] for d in loaded]) for key in keys}
+    arrays["real"] = np.concatenate(
+        [d["real"] if "real" in d else np.zeros(len(d["counts"]), bool) for d in loaded]
+    )
+    partial = out.with_suffix(".partial.npz")
+    np.savez(partial, **arrays)
+    partial.rename(out)
+    return out
+
+
 def turns_divergence(logits: torch.Tensor, taught: torch.Tensor) -> torch.Tensor:
     """How far the heat ``logits`` [N, 1, h, w] of one pass lie from ``taught`` [N, 1, h, w],
     the heat the locator gave the same cells as the mean of its four turns: the divergence of
@@ -75,6 +104,7 @@ def locator_batches(
     small_focus: float = 1.0,
     fold: float = 0.0,
     peaks: str = "round",
+    real_share: float = 0.0,
 ) -> Batches:
     """The locator's batches and loss (see ``run_steps``), its crops drawn by
     ``crop_weights``, its heat taught with ``peaks`` (``targets.locator_targets``). With
@@ -87,7 +117,10 @@ def locator_batches(
     teacher = data["teacher"] if fold > 0 else None
     starts = np.concatenate([[0], np.cumsum(counts)])
     size = images.shape[1]
-    weights = torch.from_numpy(crop_weights(truths, counts, small_focus))
+    weights = crop_weights(truths, counts, small_focus)
+    if "real" in data:
+        weights = with_real_share(weights, data["real"], real_share)
+    weights = torch.from_numpy(weights)
 
     def draw(step: int, generator: torch.Generator) -> tuple[torch.Tensor, ...]:
         pick = torch.multinomial(weights, batch, replacement=True, generator=generator).numpy()
@@ -113,7 +146,10 @@ def locator_batches(
         out = model.raw(x)
         heat = focal_loss(out[:, :1], target[:, :1], heat_weight)
         regression_weights = REGRESSION_WEIGHTS.to(out.device)
-        error = torch.abs(out[:, 1:] - target[:, 1:]) * regression_weights
+        # a real photo's index comes without its card: those heads are NaN there, not taught
+        known = torch.isfinite(target[:, 1:])
+        aimed = torch.where(known, target[:, 1:], out[:, 1:].detach())
+        error = torch.abs(out[:, 1:] - aimed) * regression_weights
         reg = (
             (error * reg_weight).sum() / reg_weight.sum().clamp(min=1.0) / regression_weights.sum()
         )
@@ -199,16 +235,23 @@ def tune_locator(
     start: Path,
     small_focus: float = 1.0,
     teaching: Teaching = Teaching(),
+    real_share: float = 0.0,
 ) -> Locator:
     """The locator in the ONNX file ``start`` trained ``steps`` more, its batch norms fixed:
     how a shipped locator learns from newly rendered scenes without starting again (crops
-    holding small indices drawn ``small_focus`` times as often, see ``crop_weights``), taught as
+    holding small indices drawn ``small_focus`` times as often, see ``crop_weights``; crops of
+    real photos, where the samples flag them, ``real_share`` of the time), taught as
     ``teaching`` says."""
     from model.recogniser.grow import locator_from_onnx
 
     data = (samples, work, steps, batch, seed)
     return _train_on(
-        locator_from_onnx(start), "locator-tuned", *data, small_focus, teaching=teaching
+        locator_from_onnx(start),
+        "locator-tuned",
+        *data,
+        small_focus,
+        teaching=teaching,
+        real_share=real_share,
     )
 
 
@@ -264,11 +307,14 @@ def _train_on(
     small_focus: float = 1.0,
     fold: float = 0.0,
     teaching: Teaching = Teaching(),
+    real_share: float = 0.0,
 ) -> Locator:
     from model.recogniser.onnx_weights import freeze_norms
 
     torch.manual_seed(seed)
-    batch_loss = locator_batches(samples, model, batch, small_focus, fold, teaching.peaks)
+    batch_loss = locator_batches(
+        samples, model, batch, small_focus, fold, teaching.peaks, real_share
+    )
     run_steps(
         name,
         model,

@@ -25,6 +25,7 @@ from model.recogniser.locator import (
     cut_folded_samples,
     fold_locator,
     grow_locator,
+    merge_samples,
     train_locator,
     tune_locator,
 )
@@ -163,6 +164,21 @@ def main(argv: list[str] | None = None) -> int:
         help="the ONNX locator `tune` goes on from (default: the shipped one)",
     )
     parser.add_argument(
+        "--real",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE.npz",
+        help="`tune`: locator samples cut from labelled real photos (python -m "
+        "model.recogniser.real_marks), mixed with the rendered scenes' (repeat for more files)",
+    )
+    parser.add_argument(
+        "--real-share",
+        type=float,
+        default=0.5,
+        help="`tune` with --real: the share of the crops drawn from real photos (default 0.5)",
+    )
+    parser.add_argument(
         "--small-focus",
         type=float,
         default=1.0,
@@ -267,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--small-focus is a positive factor, not {args.small_focus}")
     if args.fold < 0:
         parser.error(f"--fold is a weight of 0 or more, not {args.fold}")
+    if not 0 <= args.real_share <= 1:
+        parser.error(f"--real-share is a share between 0 and 1, not {args.real_share}")
     if args.cut_parts < 1:
         parser.error(f"--cut-parts is a count of 1 or more, not {args.cut_parts}")
     if args.workers < 0:
@@ -344,8 +362,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage == "tune":
         from model.recogniser.export import export_locator
 
+        tuned_on = locator_samples
+        if args.real:
+            tuned_on = merge_samples([locator_samples, *args.real], args.work / "locator-real.npz")
         tune_locator(
-            locator_samples,
+            tuned_on,
             args.work,
             args.tune_steps,
             args.batch,
@@ -353,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
             args.tune_from,
             args.small_focus,
             teaching,
+            args.real_share,
         )
         export_locator(args.work, args.out, "locator-tuned")
     if args.stage == "fold":

@@ -1,0 +1,148 @@
+"""Locator samples cut from labelled real photos, and how the locator is taught with them."""
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from model.recogniser import real_marks  # noqa: E402
+from model.recogniser.dataset import (  # noqa: E402
+    TRUTH_FIELDS,
+    cut_locator_samples,
+    write_scenes_for_tests,
+)
+from model.recogniser.locator import (  # noqa: E402
+    locator_batches,
+    merge_samples,
+    with_real_share,
+)
+from model.recogniser.nets import Locator  # noqa: E402
+from model.recogniser.targets import index_truths  # noqa: E402
+from scanner.vision.contract import CLASSES  # noqa: E402
+from scanner.vision.images import read_image  # noqa: E402
+from scanner.vision.networks import default_model_dir  # noqa: E402
+
+PHOTOS = Path(__file__).resolve().parents[2] / "fixtures" / "vision" / "second_look"
+trained = pytest.mark.skipif(
+    not (default_model_dir() / "locator.onnx").exists(), reason="the models are not trained"
+)
+
+
+@pytest.mark.parametrize("angle", [0.0, 25.0, 90.0, 140.0, 270.0])
+def test_the_fit_height_undoes_a_turned_index_s_bounding_box(angle):
+    height, aspect = 40.0, 0.6
+    c, s = abs(np.cos(np.radians(angle))), abs(np.sin(np.radians(angle)))
+    box_w = height * aspect * c + height * s
+    box_h = height * aspect * s + height * c
+    assert real_marks._fit_height(box_w, box_h, angle, aspect) == pytest.approx(height)
+
+
+@pytest.fixture(scope="module")
+def scene(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("scene")
+    write_scenes_for_tests(folder, count=2, size=(640, 480), seed=11)
+    return folder
+
+
+@trained
+def test_the_search_finds_a_rendered_index_s_angle_from_its_box_and_card(scene):
+    from scanner.vision import Recogniser
+
+    recogniser = Recogniser.load()
+    found = 0
+    tried = 0
+    for path in sorted(scene.glob("scene_*.json")):
+        frame = read_image(path.with_suffix(".jpg"))
+        for truth in index_truths(json.loads(path.read_text())):
+            if truth.visible < 1.0 or truth.height < 12 or truth.code not in CLASSES:
+                continue
+            tried += 1
+            turned = np.radians(truth.angle)
+            c, s = abs(np.cos(turned)), abs(np.sin(turned))
+            half_w = (truth.width * c + truth.height * s) / 2
+            half_h = (truth.width * s + truth.height * c) / 2
+            (x, y) = truth.centre
+            box = (truth.code, x - half_w, y - half_h, x + half_w, y + half_h)
+            place = real_marks._search(frame, box, recogniser)
+            off = abs((place.angle - truth.angle + 180) % 360 - 180)
+            if place.taught and off <= 20:
+                found += 1
+                assert np.isnan(place.card_x)  # a box says nothing of its card
+    assert tried >= 5 and found >= 0.7 * tried
+
+
+def test_each_photo_is_cut_at_scales_that_bring_its_indices_where_the_locator_reads():
+    frame = np.full((640, 640, 3), 200, np.uint8)
+    places = [
+        real_marks.Place(100.0, 120.0, 0.0, 90.0, 54.0, code="5R"),
+        real_marks.Place(400.0, 420.0, 180.0, 110.0, 66.0, code="KB"),
+        real_marks.Place(500.0, 100.0, 0.0, 100.0, 60.0, code="AR", taught=False),
+    ]
+    images, rows, counts = real_marks.cut_photo(frame, places, np.random.default_rng(2))
+    assert len(images) == real_marks.SCALES_PER_PHOTO * real_marks.CROPS_PER_SCALE
+    assert all(image.shape == (192, 192, 3) for image in images)
+    truths = np.array(rows).reshape(-1, TRUTH_FIELDS)
+    assert len(truths) == sum(counts)
+    lo, hi = real_marks.HEIGHTS
+    taught = truths[truths[:, 10] == 1.0]
+    median = float(np.median([90.0, 110.0]))
+    assert np.all(taught[:, 3] >= lo * 90.0 / median - 1e-6)
+    assert np.all(taught[:, 3] <= hi * 110.0 / median + 1e-6)
+    assert np.isnan(truths[:, 5:9]).all()  # no card was known
+    assert set(truths[:, 10]) <= {1.0, 0.5}
+
+
+@trained
+def test_a_labelled_photo_becomes_locator_samples_flagged_real(tmp_path):
+    shutil.copy(PHOTOS / "IMG_2598.JPG", tmp_path / "IMG_2598.JPG")
+    xml = (PHOTOS / "IMG_2598.xml").read_text(encoding="utf-8")
+    xml = xml.replace("<name>nine</name>", "<name>9H</name>")
+    (tmp_path / "IMG_2598.xml").write_text(xml.replace("<name>ace</name>", "<name>AH</name>"))
+    labels = tmp_path / "labels.csv"
+    labels.write_text("image,cards,group\nIMG_2598.JPG,9H AH,phone\n")
+    out = tmp_path / "real.npz"
+    assert real_marks.main([str(tmp_path), "--labels", str(labels), "--out", str(out)]) == 0
+    data = np.load(out)
+    assert data["real"].all() and len(data["real"]) == len(data["counts"]) == len(data["images"])
+    classes = {CLASSES[int(k)] for k in data["truths"][:, 9]}
+    assert classes == {"9R", "AR"}
+    marked = data["truths"][np.isfinite(data["truths"][:, 5])]
+    assert len(marked) > 0  # the recogniser's marks bring their cards
+
+
+def test_real_crops_are_drawn_their_share_of_the_time():
+    weights = np.array([0.1, 0.3, 0.2, 0.4])
+    real = np.array([False, False, True, True])
+    mixed = with_real_share(weights, real, 0.25)
+    assert mixed.sum() == pytest.approx(1.0)
+    assert mixed[real].sum() == pytest.approx(0.25)
+    assert mixed[2] / mixed[3] == pytest.approx(0.5)  # within a part, as weighted before
+    assert np.array_equal(with_real_share(weights, np.zeros(4, bool), 0.5), weights)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        with_real_share(weights, real, 1.5)
+
+
+def test_an_index_without_its_card_teaches_the_heat_but_not_the_card_heads(scene, tmp_path):
+    rendered = cut_locator_samples(scene, tmp_path / "rendered.npz", per_scene=2, seed=1)
+    row = [96.0, 96.0, 0.0, 20.0, 12.0, *[np.nan] * 4, CLASSES.index("7R"), 1.0]
+    real = tmp_path / "real.npz"
+    np.savez(
+        real,
+        images=np.full((1, 192, 192, 3), 128, np.uint8),
+        truths=np.array([row], np.float32),
+        counts=np.array([1], np.int32),
+        real=np.ones(1, bool),
+    )
+    merged = np.load(merge_samples([rendered, real], tmp_path / "merged.npz"))
+    assert merged["real"].tolist() == [False] * (len(merged["counts"]) - 1) + [True]
+    model = Locator()
+    batches = locator_batches(tmp_path / "merged.npz", model, batch=4, real_share=1.0)
+    drawn = batches.draw(0, torch.Generator().manual_seed(0))
+    loss, parts = batches.loss(drawn)
+    loss.backward()
+    assert np.isfinite(loss.item()) and parts["regression"] > 0
+    assert all(torch.isfinite(p.grad).all() for p in model.parameters() if p.grad is not None)
