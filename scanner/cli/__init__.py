@@ -13,11 +13,20 @@ import sys
 from collections.abc import Sequence
 
 from engine import HandfootError
-from scanner.cli import bench_cmd, meld_cmd, rules_cmd, scan_cmd, score_cmd, serve_cmd, synth_cmd
+from scanner.cli import (
+    bench_cmd,
+    meld_cmd,
+    record_cmd,
+    rules_cmd,
+    scan_cmd,
+    score_cmd,
+    serve_cmd,
+    synth_cmd,
+)
 from scanner.cli.common import EXIT_UNUSABLE, CommandError
 
 log = logging.getLogger(__name__)
-COMMANDS = (rules_cmd, meld_cmd, score_cmd, synth_cmd, scan_cmd, bench_cmd, serve_cmd)
+COMMANDS = (rules_cmd, meld_cmd, score_cmd, synth_cmd, scan_cmd, bench_cmd, serve_cmd, record_cmd)
 
 
 class Parser(argparse.ArgumentParser):

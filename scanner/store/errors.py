@@ -4,6 +4,7 @@ each error also carries the input it is about, so a caller need not parse the me
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 
 class StoreError(Exception):
@@ -80,3 +81,55 @@ class NewerSchema(StoreError):
 def _short(value: object, limit: int = 60) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class DamagedRow(StoreError):
+    """A row whose stored JSON no longer reads: found at start, or by a read while running.
+
+    >>> str(DamagedRow(Path("h.sqlite3"), "deal 2 of game 1", "result")).split(":")[0]
+    'The game record h.sqlite3 is damaged'
+    """
+
+    def __init__(self, path: Path | None, what: str, column: str) -> None:
+        self.path = path
+        self.what = what
+        self.column = column
+        record = "The game record" + (f" {path}" if path else "")
+        super().__init__(
+            f"{record} is damaged: the {column} of {what} cannot be read. "
+            "The file has been left untouched; restore a backup (handfoot restore FILE), "
+            "or move it aside to start a new record."
+        )
+
+
+class StorageFault(StoreError):
+    """The disk under the game record refuses writes: ``kind`` is ``"full"``, ``"read-only"``
+    or ``"failing"``. Not a camera fault: the panel shows its own code for it."""
+
+    SENTENCES: ClassVar[dict[str, str]] = {
+        "full": "the disk is full",
+        "read-only": "the data folder cannot be written to (it is read-only)",
+        "failing": "the disk reports errors",
+    }
+
+    def __init__(self, kind: str, where: Path, detail: str = "") -> None:
+        self.kind = kind
+        self.where = where
+        said = self.SENTENCES.get(kind, kind)
+        more = f" ({detail})" if detail else ""
+        super().__init__(
+            f"The game record cannot be saved: {said}{more}. Free some space or fix the "
+            f"data folder {where}; nothing else was changed."
+        )
+
+
+class FolderInUse(StoreError):
+    """Another handfoot process keeps its games in this data folder."""
+
+    def __init__(self, folder: Path, holder: str) -> None:
+        self.folder = folder
+        self.holder = holder
+        super().__init__(
+            f"The data folder {folder} is in use by another handfoot ({holder}): stop it "
+            "first, or give this one another folder with --data."
+        )

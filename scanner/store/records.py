@@ -10,6 +10,20 @@ import json
 import sqlite3
 from dataclasses import asdict, dataclass
 
+from scanner.store.errors import DamagedRow
+
+
+def stored_json(row: sqlite3.Row, column: str, what: str) -> object:
+    """A stored JSON value; :class:`DamagedRow` naming the row when it no longer reads."""
+    try:
+        return json.loads(row[column])
+    except (TypeError, ValueError):
+        raise DamagedRow(None, what, column) from None
+
+
+def _deal_name(row: sqlite3.Row) -> str:
+    return f"deal {row['number']} of game {row['game_id']}"
+
 
 @dataclass(frozen=True)
 class GameRecord:
@@ -29,7 +43,7 @@ class GameRecord:
             name=row["name"],
             rules_name=row["rules_name"],
             rules_toml=row["rules_toml"],
-            sides=tuple(json.loads(row["sides"])),
+            sides=tuple(stored_json(row, "sides", f"game {row['id']}")),  # type: ignore[arg-type]
             finished_at=row["finished_at"],
         )
 
@@ -55,8 +69,8 @@ class DealRecord:
             game_id=row["game_id"],
             number=row["number"],
             confirmed_at=row["confirmed_at"],
-            deal=json.loads(row["deal"]),
-            result=json.loads(row["result"]),
+            deal=stored_json(row, "deal", _deal_name(row)),  # type: ignore[arg-type]
+            result=stored_json(row, "result", _deal_name(row)),  # type: ignore[arg-type]
             scan_ids=scan_ids,
             undone_at=row["undone_at"],
         )
@@ -93,8 +107,8 @@ class ScanRecord:
             mode=row["mode"],
             image_file=row["image_file"],
             annotated_file=row["annotated_file"],
-            reading=json.loads(row["reading"]),
-            first_reading=json.loads(row["first_reading"]),
+            reading=stored_json(row, "reading", f"scan {row['id']}"),  # type: ignore[arg-type]
+            first_reading=stored_json(row, "first_reading", f"scan {row['id']}"),  # type: ignore[arg-type]
         )
 
     def to_json(self) -> dict:
@@ -120,8 +134,8 @@ class CorrectionRecord:
             scan_id=row["scan_id"],
             created_at=row["created_at"],
             action=row["action"],
-            detail=json.loads(row["detail"]),
-            reading=json.loads(row["reading"]),
+            detail=stored_json(row, "detail", f"correction {row['id']}"),  # type: ignore[arg-type]
+            reading=stored_json(row, "reading", f"correction {row['id']}"),  # type: ignore[arg-type]
         )
 
     def to_json(self) -> dict:

@@ -18,8 +18,9 @@ refresh does not queue behind a scan being saved.
 from __future__ import annotations
 
 import contextlib
-import json
+import errno
 import logging
+import os
 import shutil
 import sqlite3
 import threading
@@ -27,9 +28,15 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from scanner.store import checks, files, queries
-from scanner.store.errors import Conflict, NotAStore, StoreError
-from scanner.store.records import CorrectionRecord, DealRecord, GameRecord, ScanRecord
+from scanner.store import checks, files, integrity, queries
+from scanner.store.errors import Conflict, NotAStore, NotFound, StorageFault, StoreError
+from scanner.store.records import (
+    CorrectionRecord,
+    DealRecord,
+    GameRecord,
+    ScanRecord,
+    stored_json,
+)
 from scanner.store.schema import MIGRATIONS, check_file, migrate
 
 log = logging.getLogger(__name__)
@@ -65,6 +72,9 @@ class Store:
         self.data_dir = data_dir
         self.path = data_dir / DATABASE
         self.schema_version = schema_version
+        # The last storage fault a write met ("full", "read-only", "failing"), until a test
+        # write succeeds again; health() reports it.
+        self.fault: StorageFault | None = None
 
     @classmethod
     def open(cls, data_dir: Path | None = None) -> Store:
@@ -81,23 +91,33 @@ class Store:
         path = data_dir / DATABASE
         if path.exists() and not path.is_file():
             raise NotAStore(path, "it is not a file")
+        # Before SQLite opens it: SQLite would start an emptied file as a new record, and
+        # stop reading a damaged log at the damage, both without a word.
+        integrity.check_not_emptied(path)
+        integrity.check_log(path)
         opened: list[sqlite3.Connection] = []
         try:
             writer = _connect(path, opened)
             check_file(writer, path, MIGRATIONS)
             wal = _configure(writer, path)
             version = migrate(writer, MIGRATIONS)
+            integrity.check_rows(writer, path)
             reader = _connect(path, opened, read_only=True) if wal else None
         except BaseException as error:
             for conn in opened:
                 conn.close()
             if isinstance(error, sqlite3.Error):
+                fault = storage_fault(error, data_dir)
+                if fault is not None:
+                    raise fault from None
                 raise StoreError(f"The game record {path} cannot be opened: {error}.") from None
             raise
         log.info("game record %s open at schema version %d", path, version)
         if removed := files.remove_stale_parts(data_dir):
             log.info("removed %d unfinished image file(s) left by an interrupted scan", removed)
-        return cls(writer, reader, data_dir, version)
+        store = cls(writer, reader, data_dir, version)
+        store.test_write()
+        return store
 
     def close(self) -> None:
         with self._write_lock, contextlib.ExitStack() as stack:
@@ -142,7 +162,51 @@ class Store:
                     raise
             except sqlite3.Error as error:
                 log.error("could not %s: %s", doing, error)
+                fault = storage_fault(error, self.data_dir)
+                if fault is not None:
+                    self.fault = fault
+                    raise fault from error
                 raise StoreError(f"Could not {doing}: {error}.") from error
+            except OverflowError:
+                # A number past SQLite's integers (2**63 and up) names no row.
+                raise NotFound("such id", "in the game record") from None
+
+    def test_write(self) -> StorageFault | None:
+        """Write, sync and remove a small file in the data folder, and take the database's
+        write lock: a full or read-only disk shows now, not at the first scan. The fault
+        found (also kept in :attr:`fault`), or None."""
+        probe = self.data_dir / ".write-test"
+        try:
+            files.write_atomically(probe, b"handfoot")
+            probe.unlink()
+            with self._transaction("test a write", write=True) as conn:
+                conn.execute("PRAGMA user_version = " + str(self.schema_version))
+        except OSError as error:
+            self.fault = storage_fault(error, self.data_dir) or StorageFault(
+                "failing", self.data_dir, error.strerror or str(error)
+            )
+        except StorageFault as fault:
+            self.fault = fault
+        else:
+            self.fault = None
+        if self.fault is not None:
+            log.error("game record: %s", self.fault)
+        return self.fault
+
+    def backup(self, target: Path) -> None:
+        """A whole copy of the record in ``target`` (a new file), through SQLite's online
+        backup: the last commit, the changes still in the write-ahead log included."""
+        from scanner.store.backup import copy_database
+
+        with self._read_lock:
+            self._require_open()
+            try:
+                copy_database(self._reader, Path(target))
+            except sqlite3.Error as error:
+                raise StoreError(f"The game record could not be copied: {error}.") from None
+            except OSError as error:
+                fault = storage_fault(error, Path(target).parent)
+                raise fault or StoreError(f"{target} could not be written: {error}.") from None
 
     # --- health ---------------------------------------------------------------------------
 
@@ -151,6 +215,7 @@ class Store:
         scans (``ok``), where it is, how much room is left, and what is wrong. Never raises."""
         report: dict = {
             "ok": False,
+            "state": "ok",
             "path": str(self.path),
             "schema": self.schema_version,
             "games": 0,
@@ -161,7 +226,11 @@ class Store:
             report["free_mb"] = round(shutil.disk_usage(self.data_dir).free / 2**20, 1)
             with self._transaction("count the games", write=False) as conn:
                 report["games"] = conn.execute("SELECT count(*) FROM games").fetchone()[0]
-            if report["free_mb"] < LOW_SPACE_MB:
+            if self.fault is not None and self.test_write() is not None:
+                report["state"] = self.fault.kind
+                report["error"] = str(self.fault)
+            elif report["free_mb"] < LOW_SPACE_MB:
+                report["state"] = "low"
                 report["error"] = (
                     f"Only {report['free_mb']} MB is free for the game record in "
                     f"{self.data_dir}; scans may soon fail to save."
@@ -169,6 +238,7 @@ class Store:
             else:
                 report["ok"] = True
         except (StoreError, OSError) as error:
+            report["state"] = "error"
             report["error"] = str(error)
         return report
 
@@ -280,7 +350,9 @@ class Store:
             row = conn.execute(
                 "SELECT data FROM drafts WHERE game_id = ? AND number = ?", (game_id, number)
             ).fetchone()
-        return None if row is None else json.loads(row["data"])
+        if row is None:
+            return None
+        return stored_json(row, "data", f"the draft of deal {number} of game {game_id}")  # type: ignore[return-value]
 
     def deal(self, deal_id: int) -> DealRecord:
         with self._transaction(f"read deal {deal_id}", write=False) as conn:
@@ -373,6 +445,10 @@ class Store:
         try:
             files.write_atomically(self.data_dir / relative, data)
         except OSError as error:
+            fault = storage_fault(error, self.data_dir)
+            if fault is not None:
+                self.fault = fault
+                raise fault from error
             raise StoreError(
                 f"The scan image {relative} could not be written ({error.strerror or error})."
             ) from error
@@ -423,6 +499,40 @@ class Store:
     def path_of(self, relative: str) -> Path:
         """The file a scan record names; refuses any name leading outside the scan images."""
         return files.resolve_image(self.data_dir, relative)
+
+
+FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+READ_ONLY_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def storage_fault(error: BaseException, where: Path) -> StorageFault | None:
+    """The storage fault an OS or SQLite error means, or None when it is something else.
+
+    >>> storage_fault(OSError(28, "No space left on device"), Path("/d")).kind
+    'full'
+    >>> storage_fault(sqlite3.OperationalError("attempt to write a readonly database"),
+    ...               Path("/d")).kind
+    'read-only'
+    >>> storage_fault(ValueError("x"), Path("/d")) is None
+    True
+    """
+    if isinstance(error, OSError):
+        if error.errno in FULL_ERRNOS:
+            return StorageFault("full", where)
+        if error.errno in READ_ONLY_ERRNOS:
+            return StorageFault("read-only", where)
+        if error.errno == errno.EIO:
+            return StorageFault("failing", where, os.strerror(errno.EIO))
+        return None
+    if isinstance(error, sqlite3.Error):
+        text = str(error).lower()
+        if "disk is full" in text or "database or disk is full" in text:
+            return StorageFault("full", where)
+        if "readonly" in text or "read-only" in text:
+            return StorageFault("read-only", where)
+        if "disk i/o error" in text:
+            return StorageFault("failing", where, str(error))
+    return None
 
 
 def _connect(

@@ -558,6 +558,7 @@ def test_health_reports_the_record(store: Store, game: GameRecord):
     report = store.health()
     assert report == {
         "ok": True,
+        "state": "ok",
         "path": str(store.data_dir / "handfoot.sqlite3"),
         "schema": len(MIGRATIONS),
         "games": 1,
