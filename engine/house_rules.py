@@ -35,11 +35,24 @@ from engine.presets import DEFAULT_VALUES, get_preset
 from engine.rules import BookRequirement, MeldsPerRank, PlayStyle, RedThrees, RuleSet
 
 NONE = "none"
+# No parameter is anywhere near this; a number past it is refused as read, before it sizes
+# anything (a list per deal, a sum of points).
+LARGEST = 1_000_000
+# Deals are checked before the per-deal lists are spread out over them.
+MOST_DEALS = 100
 
 
 def _int(value: Any, key: str) -> int:
+    """
+    >>> _int(10**20, "clean_bonus")
+    Traceback (most recent call last):
+    ...
+    engine.errors.RulesError: clean_bonus: must be between -1000000 and 1000000 (it is 100000000000000000000)
+    """  # noqa: E501
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(f"must be a whole number, not {value!r}", key=key)
+    if not -LARGEST <= value <= LARGEST:
+        raise RulesError(f"must be between -{LARGEST} and {LARGEST} (it is {value})", key=key)
     return value
 
 
@@ -169,6 +182,8 @@ def rules_from_mapping(data: Mapping[str, Any], *, source: str) -> RuleSet:
 
 def _apply(base: RuleSet, overrides: dict[str, Any]) -> RuleSet:
     deals = overrides.get("deals", base.deals)
+    if not 1 <= deals <= MOST_DEALS:
+        raise RulesError(f"must be between 1 and {MOST_DEALS} (it is {deals})", key="deals")
     deck = overrides.get("deck", base.deck)
     default_values = DEFAULT_VALUES[deck] if deck is not base.deck else base.card_values
     overrides["card_values"] = dict(default_values) | overrides.get("card_values", {})

@@ -9,7 +9,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
@@ -28,6 +28,8 @@ PRESET_OPTIONS = ("brouillette:low", "brouillette-partners:low")
 SCAN_WAIT_S = 120.0
 HOLD_WAIT_S = 30.0
 EVENT_QUEUE = 64
+# Ids and numbers in a URL: SQLite's integers end at 2**63 - 1; past that is no row, not a 500.
+RowId = Annotated[int, Path(ge=1, le=2**63 - 1)]
 
 
 class Body(BaseModel):
@@ -62,10 +64,10 @@ class ScanIn(Body):
 
 class CorrectionIn(Body):
     action: Literal["change", "move", "add", "delete", "accept", "remove_meld"]
-    card: int | None = None
+    card: int | None = Field(None, ge=0, le=2**31)
     code: str | None = Field(None, max_length=20)
     to: str | None = Field(None, max_length=20)
-    meld: int | None = None
+    meld: int | None = Field(None, ge=0, le=2**31)
 
 
 class DealSideIn(Body):
@@ -127,22 +129,22 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
         return service.games()
 
     @router.get("/games/{game_id}")
-    def game(game_id: int) -> dict:
+    def game(game_id: RowId) -> dict:
         return service.game(game_id)
 
     @router.post("/games/{game_id}/resume")
-    def resume(game_id: int) -> dict:
+    def resume(game_id: RowId) -> dict:
         return {"game": service.resume_game(game_id), "state": service.state_json()}
 
     @router.get("/games/{game_id}/export.json")
-    def export_json(game_id: int) -> Response:
+    def export_json(game_id: RowId) -> Response:
         return JSONResponse(
             service.export(game_id, "json"),
             headers={"Content-Disposition": f'attachment; filename="handfoot-game-{game_id}.json"'},
         )
 
     @router.get("/games/{game_id}/export.csv")
-    def export_csv(game_id: int) -> Response:
+    def export_csv(game_id: RowId) -> Response:
         return Response(
             str(service.export(game_id, "csv")),
             media_type="text/csv; charset=utf-8",
@@ -168,11 +170,11 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
         return public_view(view) or {}
 
     @router.get("/scans/{scan_id}")
-    def scan_detail(scan_id: int) -> dict:
+    def scan_detail(scan_id: RowId) -> dict:
         return public_view(service.scan_view(scan_id)) or {}
 
     @router.post("/scans/{scan_id}/corrections")
-    def correct(scan_id: int, body: CorrectionIn) -> dict:
+    def correct(scan_id: RowId, body: CorrectionIn) -> dict:
         detail = body.model_dump(exclude_none=True, exclude={"action"})
         return public_view(service.correct(scan_id, body.action, detail)) or {}
 

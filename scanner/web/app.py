@@ -17,7 +17,13 @@ from scanner.service import TableService
 from scanner.web import errors
 from scanner.web.api import api_router
 from scanner.web.pages import page_router
-from scanner.web.security import BodyLimit, ChangeGuard, HostAllowList, HostGuard
+from scanner.web.security import (
+    BodyLimit,
+    ChangeGuard,
+    HostAllowList,
+    HostGuard,
+    SecurityHeaders,
+)
 
 HERE = Path(__file__).resolve().parent
 MB = 2**20
@@ -26,7 +32,8 @@ UPLOAD_PATH = "/api/scans/upload"
 
 @dataclass(frozen=True)
 class WebSettings:
-    """``pin``: the table PIN every change needs (None: no PIN). ``max_upload_bytes``: the
+    """``pin``: the table PIN or passphrase every change, and reading photos and exports,
+    needs (None: no PIN). ``max_upload_bytes``: the
     largest photo accepted; other requests get ``max_body_bytes``. ``allowed_hosts``: names
     accepted in the Host header besides this machine's own names and any IP address."""
 
@@ -79,8 +86,10 @@ def create_app(
     def limit_for(path: str) -> int:
         return settings.max_upload_bytes if path == UPLOAD_PATH else settings.max_body_bytes
 
-    # Added innermost first: the Host check runs before anything else.
+    # Added innermost first: the Host check runs before anything else, and every answer, a
+    # refusal too, carries the security headers.
     app.add_middleware(BodyLimit, limit_for=limit_for)
     app.add_middleware(ChangeGuard, pin=settings.pin)
     app.add_middleware(HostGuard, allow=HostAllowList(settings.allowed_hosts))
+    app.add_middleware(SecurityHeaders)
     return app

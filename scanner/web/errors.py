@@ -95,6 +95,7 @@ def validation_sentence(errors: list[dict]) -> str:
         "greater_than_equal": "is too small",
     }
     reason = reasons.get(kind)
+        "less_than_equal": "is too large",
     if reason is None:
         message = str(first.get("msg", "is not valid"))
         reason = message.replace("Input should be", "must be").replace("Value error, ", "")

@@ -58,7 +58,9 @@ def table(tmp_path, recogniser):
 
 @pytest.fixture
 def client(table):
-    with TestClient(table.app, base_url="http://localhost") as client:
+    with TestClient(
+        table.app, base_url="http://localhost", headers={"Origin": "http://localhost"}
+    ) as client:
         yield client
 
 
@@ -110,7 +112,9 @@ def test_mode_and_next_through_the_pins(client, table):
 
 def test_holding_scan_cancels_the_scan_under_way(tmp_path, recogniser):
     table = Table(tmp_path / "slow", recogniser, frames=3)
-    with TestClient(table.app, base_url="http://localhost") as client:
+    with TestClient(
+        table.app, base_url="http://localhost", headers={"Origin": "http://localhost"}
+    ) as client:
         new_game(client)
         outcome: dict = {}
 
@@ -136,7 +140,9 @@ def test_holding_scan_cancels_the_scan_under_way(tmp_path, recogniser):
 
 def test_next_during_a_scan_leaves_it_running(tmp_path, recogniser):
     table = Table(tmp_path / "busy", recogniser, frames=3)
-    with TestClient(table.app, base_url="http://localhost") as client:
+    with TestClient(
+        table.app, base_url="http://localhost", headers={"Origin": "http://localhost"}
+    ) as client:
         new_game(client)
         future = table.panel.press("scan")
         deadline = time.monotonic() + 10
@@ -180,7 +186,9 @@ def test_a_whole_deal_with_the_panel_alone(tmp_path, recogniser):
     """The game is started on the page; everything after is the panel's three buttons."""
     for seed in DEAL_SEEDS:
         table = Table(tmp_path / f"deal-{seed}", recogniser, seed=seed)
-        with TestClient(table.app, base_url="http://localhost") as client:
+        with TestClient(
+            table.app, base_url="http://localhost", headers={"Origin": "http://localhost"}
+        ) as client:
             new_game(client)
             asked = play_a_deal_with_the_panel(client)
             if asked["face"]["display"] == "ERR4":  # misread: the page says why
@@ -219,7 +227,9 @@ def test_a_whole_deal_with_the_panel_alone(tmp_path, recogniser):
 
 def test_holding_scan_takes_back_the_question(tmp_path, recogniser):
     table = Table(tmp_path / "back", recogniser, seed=DEAL_SEEDS[0])
-    with TestClient(table.app, base_url="http://localhost") as client:
+    with TestClient(
+        table.app, base_url="http://localhost", headers={"Origin": "http://localhost"}
+    ) as client:
         new_game(client)
         if play_a_deal_with_the_panel(client)["face"]["display"] == " END":
             back = hold(client, "scan")

@@ -47,7 +47,9 @@ def table(tmp_path, recogniser):
 
 @pytest.fixture
 def client(table):
-    with TestClient(table.app, base_url="http://localhost") as client:
+    with TestClient(
+        table.app, base_url="http://localhost", headers={"Origin": "http://localhost"}
+    ) as client:
         yield client
 
 
@@ -224,7 +226,9 @@ def test_house_rules(client):
 
 def test_uploads_refused_and_nothing_kept(table, recogniser, tmp_path):
     small = Table(tmp_path / "small", recogniser, max_upload_bytes=64 * 1024)
-    with TestClient(small.app, base_url="http://localhost") as client:
+    with TestClient(
+        small.app, base_url="http://localhost", headers={"Origin": "http://localhost"}
+    ) as client:
         corrupt = client.post("/api/scans/upload", content=b"\x00not a photo" * 100)
         assert corrupt.status_code == 400 and "not a picture" in corrupt.json()["error"]
         empty = client.post("/api/scans/upload", content=b"")
@@ -288,7 +292,9 @@ def test_bad_input_is_named(client):
 
 def test_pin_guards_every_change(tmp_path, recogniser):
     guarded = Table(tmp_path / "pin", recogniser, pin="2468")
-    with TestClient(guarded.app, base_url="http://localhost") as client:
+    with TestClient(
+        guarded.app, base_url="http://localhost", headers={"Origin": "http://localhost"}
+    ) as client:
         assert client.get("/api/state").status_code == 200
         missing = client.post("/api/panel/mode")
         assert missing.status_code == 401 and "PIN" in missing.json()["error"]

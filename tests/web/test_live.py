@@ -33,7 +33,7 @@ def server(tmp_path_factory):
     assert running.started, "uvicorn did not start"
     port = running.servers[0].sockets[0].getsockname()[1]
     url = f"http://127.0.0.1:{port}"
-    with httpx2.Client(base_url=url, timeout=30) as client:
+    with httpx2.Client(base_url=url, headers={"Origin": url}, timeout=30) as client:
         game = client.post("/api/games", json={"sides": [{"name": "Us"}, {"name": "Them"}]})
         assert game.status_code == 201, game.text
     yield url, service, store
@@ -58,7 +58,7 @@ def read_events(lines, wanted: str, deadline: float) -> list[dict]:
 
 def test_a_scan_reaches_an_open_page(server):
     url, _, _ = server
-    client = httpx2.Client(base_url=url, timeout=httpx2.Timeout(20.0))
+    client = httpx2.Client(base_url=url, headers={"Origin": url}, timeout=httpx2.Timeout(20.0))
     with client, client.stream("GET", "/api/events") as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
         lines = stream.iter_lines()
@@ -67,7 +67,9 @@ def test_a_scan_reaches_an_open_page(server):
         started, answered = time.monotonic(), {}
 
         def scan() -> None:
-            answered["status"] = httpx2.post(f"{url}/api/scan", json={"side": "Us"}, timeout=60)
+            answered["status"] = httpx2.post(
+                f"{url}/api/scan", json={"side": "Us"}, headers={"Origin": url}, timeout=60
+            )
             answered["at"] = time.monotonic()
 
         scanner = threading.Thread(target=scan)
@@ -86,7 +88,7 @@ def test_a_scan_reaches_an_open_page(server):
 
 def test_a_burst_of_requests_loses_nothing(server):
     url, service, store = server
-    with httpx2.Client(base_url=url, timeout=60) as client:
+    with httpx2.Client(base_url=url, headers={"Origin": url}, timeout=60) as client:
         scan = client.post("/api/scan", json={"mode": "leftovers", "side": "Them"}).json()
     scan_id = scan["id"]
     before = len(scan["leftovers"])
@@ -102,7 +104,7 @@ def test_a_burst_of_requests_loses_nothing(server):
 
     def run(chunk):
         answers = []
-        with httpx2.Client(base_url=url, timeout=60) as client:
+        with httpx2.Client(base_url=url, headers={"Origin": url}, timeout=60) as client:
             for method, path, body in chunk:
                 answers.append(client.request(method, path, json=body).status_code)
         return answers

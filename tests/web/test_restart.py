@@ -47,7 +47,7 @@ def test_a_confirmed_deal_survives_kill_9(tmp_path):
     try:
         first_line = process.stdout.readline()
         assert first_line.startswith(f"handfoot is running: open http://127.0.0.1:{port}/")
-        with httpx2.Client(base_url=url, timeout=30) as client:
+        with httpx2.Client(base_url=url, headers={"Origin": url}, timeout=30) as client:
             game = client.post("/api/games", json={"sides": [{"name": "Us"}, {"name": "Them"}]})
             assert game.status_code == 201, game.text
             assert client.post("/api/deal/sides/Us", json={"hand": "5B JK"}).status_code == 200
@@ -65,7 +65,7 @@ def test_a_confirmed_deal_survives_kill_9(tmp_path):
 
     again = start(tmp_path / "data", port, log)
     try:
-        with httpx2.Client(base_url=url, timeout=30) as client:
+        with httpx2.Client(base_url=url, headers={"Origin": url}, timeout=30) as client:
             game = client.get("/api/games/1").json()
             state = client.get("/api/state").json()
     finally:
