@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine import (
@@ -18,6 +19,21 @@ from scanner.service.panel import MODES
 
 MAX_SIDES = 8
 MAX_NAME = 40
+MAX_PLAYERS = 12  # per side
+MAX_GAME_NAME = 80
+# Control characters (NUL, ESC, ...) and the marks that turn text right-to-left: a name shows
+# as it was typed on every page and in every log line, and cannot forge another line.
+UNSEEN = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean_name(text: str, limit: int = MAX_NAME) -> str:
+    """A name as the page shows it: runs of white space (new lines too) as one space, control
+    characters dropped, cut at ``limit``.
+
+    >>> clean_name("Bob\\nERROR forged"), clean_name("Ann\\x00\\x1b[31m")
+    ('Bob ERROR forged', 'Ann[31m')
+    """
+    return UNSEEN.sub("", " ".join(text.split()))[:limit].strip()
 
 
 def check_mode(mode: Any) -> str:
@@ -37,9 +53,11 @@ def check_sides(sides: Any) -> list[dict]:
         name = side.get("name") if isinstance(side, dict) else None
         if not isinstance(name, str) or not name.strip():
             raise BadInput(f"name of side {number}", name, "every side needs a name")
-        name = " ".join(name.split())
-        if len(name) > MAX_NAME:
+        if len(" ".join(name.split())) > MAX_NAME:
             raise BadInput(f"name of side {number}", name, f"keep it to {MAX_NAME} characters")
+        name = clean_name(name)
+        if not name:
+            raise BadInput(f"name of side {number}", side.get("name"), "every side needs a name")
         if name.casefold() in seen:
             raise BadInput(f"name of side {number}", name, "two sides have that name")
         seen.add(name.casefold())
@@ -48,7 +66,11 @@ def check_sides(sides: Any) -> list[dict]:
             players = [p for p in (part.strip() for part in players.split(",")) if p]
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise BadInput(f"players of {name}", players, "give a list of names")
-        players = [" ".join(p.split())[:MAX_NAME] for p in players if p.strip()]
+        if len(players) > MAX_PLAYERS:
+            raise BadInput(
+                f"players of {name}", len(players), f"a side has at most {MAX_PLAYERS} players"
+            )
+        players = [clean for clean in (clean_name(p) for p in players) if clean]
         checked.append({"name": name, "players": players})
     return checked
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from scanner.service import deal as deals
 from scanner.service import reading as readings
 from scanner.service.checks import typed_cards
-from scanner.service.errors import Busy, NotNow
+from scanner.service.errors import Busy, NotNow, Stale
 from scanner.service.games import resumed
 from scanner.service.state import TableState, draft_of
 from scanner.service.views import side_json
@@ -151,10 +151,18 @@ class DealEnd(Worker):
         problems, and the cards still to check."""
         return preview_of(require_deal(self._state))
 
-    def confirm(self, *, accept_checks: bool = False) -> dict:
+    def confirm(self, *, accept_checks: bool = False, deal: int | None = None) -> dict:
         """Record the deal. Refused while cards are still marked check (unless the players
-        accept them as read) or while the engine says the deal cannot have happened."""
-        return self._call(lambda: self._record_deal(accept_checks=accept_checks))
+        accept them as read) or while the engine says the deal cannot have happened.
+        ``deal``: the number the page showed; when the table has moved on (another phone
+        confirmed it a moment ago), :class:`Stale` rather than recording the next deal."""
+
+        def apply() -> dict:
+            if deal is not None and deal != self._state.deal:
+                raise Stale(deal, self._state.deal)
+            return self._record_deal(accept_checks=accept_checks)
+
+        return self._call(apply)
 
     def undo(self) -> dict:
         """Take back the last recorded deal: it becomes the deal in progress again, with its

@@ -70,6 +70,18 @@ class NotNow(ServiceError):
     status = 409
 
 
+class Stale(NotNow):
+    """The page asked about a deal the table has left (another phone confirmed it)."""
+
+    def __init__(self, asked: int, now: int | None) -> None:
+        self.asked = asked
+        self.now = now
+        where = f"the table is at deal {now}" if now is not None else "the game is over"
+        super().__init__(
+            f"Deal {asked} is not the deal in progress: {where}. The page shows it now."
+        )
+
+
 class CannotScan(ServiceError):
     """The camera did not answer, or no frame could be read (too dark, blurred)."""
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from engine import HandfootError, RuleSet
 from scanner.service import history
 from scanner.service.camera import TableCamera
-from scanner.service.checks import check_sides, parse_rules
+from scanner.service.checks import MAX_GAME_NAME, check_sides, clean_name, parse_rules
 from scanner.service.errors import Busy
 from scanner.service.panel import PanelState
 from scanner.service.state import SideWork, Standing, TableState, rules_for, with_draft
@@ -80,7 +80,7 @@ class Games(Worker):
         name or a house-rules text. Returns the game."""
         checked = check_sides(sides)
         played, rules_name, toml = parse_rules(rules, rules_toml)
-        name = (name or "").strip()[:80]
+        name = clean_name(name or "", MAX_GAME_NAME)
 
         def apply() -> dict:
             if self._state.panel.busy:

@@ -141,13 +141,27 @@ def _lines(side: SideLines | None, names: list[str]) -> dict[str, int]:
     return {name: side.lines.get(name, 0) if side else 0 for name in names}
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(text: str) -> str:
+    """Text a spreadsheet shows as text: a name starting like a formula gets a leading
+    apostrophe (OWASP's advice against CSV injection), so ``=HYPERLINK(...)`` stays a name.
+
+    >>> spreadsheet_text("=1+2"), spreadsheet_text("-3"), spreadsheet_text("Us")
+    ("'=1+2", "'-3", 'Us')
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def game_to_csv(store: Store, game_id: int) -> str:
     """One row per standing deal and side: game id, deal number, side, each breakdown line,
     the deal's total and the running total."""
     table = _table(store, game_id)
     out = io.StringIO(newline="")
     writer = csv.writer(out)
-    writer.writerow(["game", "deal", "side", *table.line_names, "deal_total", "running_total"])
+    lines_named = [spreadsheet_text(name) for name in table.line_names]
+    writer.writerow(["game", "deal", "side", *lines_named, "deal_total", "running_total"])
     for deal, per_side, after in zip(table.deals, table.scores, _running(table), strict=True):
         for name in table.sides:
             side = per_side.get(name)
@@ -156,7 +170,7 @@ def game_to_csv(store: Store, game_id: int) -> str:
                 [
                     table.game.id,
                     deal.number,
-                    name,
+                    spreadsheet_text(name),
                     *lines.values(),
                     side.total if side else 0,
                     after[name],

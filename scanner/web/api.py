@@ -77,8 +77,14 @@ class DealSideIn(Body):
     foot: str | None = Field(None, max_length=2000)
 
 
+class SideOfDealIn(DealSideIn):
+    side: str = Field(max_length=200)
+
+
 class ConfirmIn(Body):
     accept_checks: bool = False
+    # the deal the page showed: a confirm that comes after the table moved on is refused (409)
+    deal: int | None = Field(None, ge=1, le=1000)
 
 
 def panel_face(service: TableService, panel: Any) -> dict:
@@ -182,7 +188,13 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
     def new_table() -> dict:
         return service.lay_new_table()
 
-    @router.post("/deal/sides/{name}")
+    @router.post("/deal/side")
+    def side_of_deal(body: SideOfDealIn) -> dict:
+        """What the camera cannot see about one side; the side is named in the body, since a
+        team's name may hold any character, a slash or ``..`` too."""
+        return service.set_side(body.side, **body.model_dump(exclude_none=True, exclude={"side"}))
+
+    @router.post("/deal/sides/{name:path}")
     def deal_side(name: str, body: DealSideIn) -> dict:
         return service.set_side(name, **body.model_dump(exclude_none=True))
 
@@ -192,7 +204,7 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
 
     @router.post("/deal/confirm")
     def confirm(body: ConfirmIn) -> dict:
-        return {"deal": service.confirm(accept_checks=body.accept_checks)}
+        return {"deal": service.confirm(accept_checks=body.accept_checks, deal=body.deal)}
 
     @router.post("/deal/undo")
     def undo() -> dict:
