@@ -31,7 +31,7 @@ class Buttons(Scanning, DealEnd):
             if side is not None:
                 check_side(state, side)
                 panel = replace(panel, side=side)
-            self._commit(replace(state, panel=panel), "panel")
+            self._commit(replace(state, panel=panel, chosen=True), "panel")
             return panel.to_json()
 
         return self._call(apply)
@@ -56,7 +56,7 @@ class Buttons(Scanning, DealEnd):
         def apply() -> dict:
             state = self._state
             if button is Button.MODE:
-                self._commit(replace(state, panel=state.panel.next_mode()), "panel")
+                self._commit(replace(state, panel=state.panel.next_mode(), chosen=True), "panel")
             else:
                 self._next(state)
             return self._state.panel.to_json()
@@ -120,7 +120,7 @@ class Buttons(Scanning, DealEnd):
                 message = f"Deal {state.deal} cannot be recorded: {shown}. Correct it on the page."
                 self._commit(replace(state, panel=first), "panel", message)
                 return
-        self._commit(replace(state, panel=panel.next_side(names)), "panel")
+        self._commit(replace(state, panel=panel.next_side(names), chosen=True), "panel")
 
     def _cancel(self, state: TableState) -> None:
         job = self._scan_job

@@ -36,7 +36,9 @@ def resumed(
         deal=number if number <= rules.deals else None,
         sides=sides,
         standing=Standing.of(names, standing_deals),
-        panel=replace(panel, side=names[0] if names else None).cleared(),
+        # Every deal starts with the first side's table: a mode chosen for the last scan of
+        # the previous deal (often leftovers) never carries over into the next one.
+        panel=replace(panel, side=names[0] if names else None, mode="table").cleared(),
     )
     if state.deal is None:
         return state

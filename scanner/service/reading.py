@@ -28,6 +28,7 @@ from engine import (
     UnknownCardError,
     check_meld,
 )
+from engine.scoring import LINE_TITLES
 from scanner.service.errors import BadInput, NoSuchThing
 from scanner.table.modes import leftover_totals, meld_totals, table_totals
 from scanner.vision.legibility import advice_for
@@ -292,9 +293,16 @@ def score_reading(reading: dict, rules: RuleSet, deal: int) -> dict:
                 "points": verdict.points,
             }
         )
+    for meld in melds:
+        meld["counted"] = meld["legal"] or mode != "table"
     if mode == "table":
         red_threes = engine_cards(reading["red_threes"], rules.deck)
         totals, problems = table_totals(verdicts, red_threes, rules, deal)
+        if not all(verdict.legal for verdict in verdicts):
+            # An illegal meld is shown as not counted (with the engine's reasons): the total
+            # is what the legal melds are worth, as the players will count it once it is fixed.
+            legal = [verdict for verdict in verdicts if verdict.legal]
+            totals = table_totals(legal, red_threes, rules, deal)[0]
     else:
         totals, problems = meld_totals(verdicts, rules, deal, initial=True)
     return _view(reading, melds, [_where(problem) for problem in problems], totals)
@@ -316,6 +324,7 @@ def _view(reading: dict, melds: list, problems: list[str], totals: dict) -> dict
         "unplaced": reading["unplaced"],
         "problems": problems,
         "totals": totals,
+        "rows": score_rows(reading["mode"], totals),
         "legal": not problems and all(meld["legal"] for meld in melds),
         "check_count": len(checks),
         "check_ids": [card["id"] for card in checks],
@@ -325,6 +334,27 @@ def _view(reading: dict, melds: list, problems: list[str], totals: dict) -> dict
         "advice": None if advice is None else advice.message,
         "targets": targets(reading),
     }
+
+
+# A scan's totals under the names of the deal's lines (engine.scoring.LINE_TITLES), so that a
+# scan and the deal's preview name and split the same points the same way.
+ROW_LINES = {
+    "table": ("melded_points", "book_bonuses", "red_threes", "lady_bonuses"),
+    "leftovers": (("cards", "hand"), "red_threes", "lady_penalties"),
+}
+
+
+def score_rows(mode: str, totals: dict) -> list[dict]:
+    """The scan's points line by line, each with the title the deal's breakdown gives it;
+    lines worth nothing are left out. Meld checks have no rows (their points are not a
+    deal's)."""
+    rows = []
+    for entry in ROW_LINES.get(mode, ()):
+        key, line = entry if isinstance(entry, tuple) else (entry, entry)
+        points = int(totals.get(key, 0))
+        if points:
+            rows.append({"line": line, "title": LINE_TITLES[line], "points": points})
+    return rows
 
 
 def _where(problem) -> str:

@@ -208,6 +208,6 @@ class Scanning(Worker):
         panel = state.panel.showing(
             panel_points(view), legal=view["legal"], check=view["check_count"] > 0
         )
-        new = replace(new, last_scan=outcome.id, panel=panel)
+        new = replace(new, last_scan=outcome.id, panel=panel, chosen=False)
         self._commit(pruned(new), "scan", scan_sentence(view))
         done.set_result(view)

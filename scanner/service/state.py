@@ -90,6 +90,9 @@ class TableState:
     last_scan: int | None = None
     panel: PanelState = field(default_factory=PanelState)
     message: str | None = None
+    # The mode or side was chosen by a person (the page's choice, the panel's MODE or NEXT)
+    # since the last scan: the page's next step is then theirs, not the one it works out.
+    chosen: bool = False
 
     @property
     def side_names(self) -> list[str]:

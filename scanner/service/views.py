@@ -83,6 +83,38 @@ def public_view(view: dict | None) -> dict | None:
     return {key: value for key, value in view.items() if key != "reading"}
 
 
+def next_step(state: TableState) -> dict:
+    """What the table does next, for the page's big button: scan a side's table, then its
+    leftovers, side after side, then confirm the deal. ``mode`` and ``side`` are the scan's
+    own (the page sends them with the press, so the mode is chosen per step, never left over
+    from the previous scan)."""
+    if state.game is None:
+        return {"kind": "new_game"}
+    if state.deal is None:
+        return {"kind": "over"}
+    if state.chosen or state.panel.mode == "meld":  # a person's choice: theirs
+        return {"kind": "scan", "mode": state.panel.mode, "side": state.panel.side}
+    for work in state.sides:
+        if work.table_scan is None:
+            return {"kind": "scan", "mode": "table", "side": work.name}
+        if work.leftovers_scan is None and not work.typed_hand and not work.went_out:
+            return {"kind": "scan", "mode": "leftovers", "side": work.name}
+    return {"kind": "confirm", "deal": state.deal}
+
+
+def leader(state: TableState) -> dict | None:
+    """Who leads the game and by how much (None before the first deal or on a tie)."""
+    if not state.sides or not state.standing.numbers:
+        return None
+    totals = sorted(
+        ((state.standing.total(side.name), side.name) for side in state.sides), reverse=True
+    )
+    if len(totals) > 1 and totals[0][0] == totals[1][0]:
+        return {"name": None, "gap": 0}
+    gap = totals[0][0] - totals[1][0] if len(totals) > 1 else 0
+    return {"name": totals[0][1], "gap": gap}
+
+
 def state_json(state: TableState, camera: dict) -> dict:
     """Everything the page shows about the table now."""
     sides = []
@@ -112,4 +144,6 @@ def state_json(state: TableState, camera: dict) -> dict:
         "panel": state.panel.to_json(),
         "busy": state.panel.busy,
         "camera": camera,
+        "next": next_step(state),
+        "leader": leader(state),
     }

@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 from engine import HandfootError
 from scanner.service import ServiceError
 from scanner.store import BadValue, Conflict, NotFound, StoreError
+from scanner.web.i18n import page_words
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,7 @@ def answer(request: Request, status: int, message: str) -> Response:
             request,
             "error.html",
             {
+                **page_words(request),
                 "message": message,
                 "status": status,
                 "page": "error",

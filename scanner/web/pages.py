@@ -4,6 +4,7 @@ sends actions to the API and reloads the page's live part when the table changes
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -13,9 +14,12 @@ from fastapi.templating import Jinja2Templates
 from engine import PRESETS, get_preset
 from engine.scoring import LINE_TITLES
 from scanner.service import ERRORS, NotNow, TableService
+from scanner.web import i18n
 from scanner.web.api import panel_face
 from scanner.web.chart import totals_chart
+from scanner.web.join import join_links
 
+HERE = Path(__file__).resolve().parent
 MODE_TITLES = {"table": "Table", "leftovers": "Leftovers", "meld": "Meld check"}
 IMAGE_CACHE = "private, max-age=86400"
 STARTER_RULES = """base = "pagat"
@@ -24,6 +28,22 @@ name = "Our house rules"
 # clean_bonus = 500
 # initial_minimums = [50, 90, 120, 150]
 """
+
+
+MANIFEST = {
+    "name": "handfoot: Hand and Foot at the table",
+    "short_name": "handfoot",
+    "start_url": "/",
+    "scope": "/",
+    "display": "standalone",
+    "background_color": "#ffffff",
+    "theme_color": "#112233",
+    "icons": [
+        {"src": "/static/icon-192.png", "sizes": "192x192", "type": "image/png"},
+        {"src": "/static/icon-512.png", "sizes": "512x512", "type": "image/png"},
+        {"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"},
+    ],
+}
 
 
 def page_router(
@@ -37,6 +57,7 @@ def page_router(
             request,
             name,
             {
+                **i18n.page_words(request),
                 "page": page,
                 "state": state,
                 "codes": state["rules"]["codes"],
@@ -47,6 +68,7 @@ def page_router(
                 "lines": LINE_TITLES,
                 "errors": ERRORS,
                 "face": panel_face(service, panel),
+                "panel_simulated": service.panel_kind == "simulated",
                 **context,
             },
             headers={"Cache-Control": "no-store"},
@@ -59,7 +81,7 @@ def page_router(
         if state["game"]:
             sides = [(side["name"], side["running"]) for side in state["sides"]]
             chart = totals_chart(sides, state["rules"]["deals"])
-        return render(request, "index.html", "home", chart=chart)
+        return render(request, "index.html", "home", chart=chart, join=join_links(request))
 
     @router.get("/scan/{scan_id}", response_class=HTMLResponse)
     def review(request: Request, scan_id: int) -> HTMLResponse:
@@ -100,6 +122,20 @@ def page_router(
     def annotated(scan_id: int) -> Response:
         return FileResponse(
             service.scan_file(scan_id, annotated=True), headers={"Cache-Control": IMAGE_CACHE}
+        )
+
+    @router.get("/manifest.webmanifest")
+    def manifest() -> Response:
+        return JSONResponse(MANIFEST, media_type="application/manifest+json")
+
+    @router.get("/sw.js")
+    def service_worker() -> Response:
+        """The offline shell: served from the top so that it may keep the page's own files
+        (its scope is the whole page)."""
+        return FileResponse(
+            HERE / "static" / "sw.js",
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache"},
         )
 
     @router.get("/healthz")

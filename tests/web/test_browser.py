@@ -126,8 +126,17 @@ class Phone:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("console", self._console)
         self.page.on("response", self._response)
-        self.page.on("dialog", lambda dialog: dialog.accept())  # "Remove meld 3…?" → OK
+        self.page.on("dialog", self._dialog)
+        self.dialogs: list[str] = []  # every question the page asked, in order
+        self.answer_yes = True  # "Remove meld 3…?" → OK
         self.shots = 0
+
+    def _dialog(self, dialog) -> None:
+        self.dialogs.append(dialog.message)
+        if self.answer_yes:
+            dialog.accept()
+        else:
+            dialog.dismiss()
 
     def _console(self, message) -> None:
         # A refused change (no PIN, wrong PIN, unsure cards) is logged by the browser as a
@@ -361,7 +370,12 @@ def start_game(phone: Phone, server: str) -> None:
 
 
 def choose_side(phone: Phone, name: str) -> None:
+    """The side chosen by hand, under "Scan something else" (the next step chooses it
+    otherwise)."""
     page = phone.page
+    other = page.locator("details.other-scan")
+    if other.get_attribute("open") is None:
+        other.locator("summary").click()
     page.get_by_role("group", name="Whose cards").get_by_role("button", name=name).click()
     page.wait_for_selector(
         f"[aria-label='Whose cards'] button[aria-pressed=true]:has-text('{name}')"
@@ -377,7 +391,8 @@ def correct_in_picker(phone: Phone, server: str, scan_id: int) -> None:
     card_id, code = card.get_attribute("data-card"), card.get_attribute("data-code")
     where = card.get_attribute("data-where")
     card.click()
-    assert picker.is_visible() and page.locator("#picker-title").inner_text() == f"Card {code}"
+    title = page.locator("#picker-title").inner_text()
+    assert picker.is_visible() and title.startswith(f"Card {code}")  # with its suit signs
     assert page.get_by_role("button", name="Change to this card").is_visible()
     assert not page.get_by_role("button", name="Add this card").is_visible()
     assert not page.get_by_role("button", name="It is read right").is_visible()  # a sure card
@@ -390,7 +405,9 @@ def correct_in_picker(phone: Phone, server: str, scan_id: int) -> None:
     page.get_by_role("button", name="Change to this card").click()
     assert picker.is_hidden()
     page.wait_for_selector(f"#live .card[data-card='{card_id}'][data-code='{other}']")
-    assert page.locator(f"#live .card[data-card='{card_id}']").inner_text() == other
+    changed = page.locator(f"#live .card[data-card='{card_id}']")
+    assert changed.inner_text().split()[0] == other
+    assert "corrected" in changed.get_attribute("class")  # marked as corrected
     first = api(server, f"/api/scans/{scan_id}")["corrections"][0]
     assert (first["action"], first["detail"]) == ("change", {"card": int(card_id), "code": other})
 
@@ -598,6 +615,9 @@ def test_the_simulated_panel(server, phones):
     page = phone.page
     phone.open("/")
     page.locator("#pin").fill(PIN)
+    fold = page.locator("details.panel-fold")
+    assert fold.get_attribute("open") is None  # folded away on a phone
+    fold.locator("summary").click()
     hint = page.locator(".panel .hint")
     before = re.search(r"mode (\w+)", hint.inner_text()).group(1)
     after = {"table": "leftovers", "leftovers": "meld", "meld": "table"}[before]

@@ -10,6 +10,16 @@
   var seenVersion = Number(document.body.getAttribute("data-version")) || 0;
   var refreshing = false;
   var refreshAgain = false;
+  var refreshWaiting = [];
+  var WORDS = {};
+  try { WORDS = JSON.parse(document.body.getAttribute("data-words") || "{}"); } catch (e) { WORDS = {}; }
+
+  /* A sentence of the page's language, its {fields} filled in. */
+  function w(key, values) {
+    var text = WORDS[key] || key;
+    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
+    return text;
+  }
 
   function say(text, bad) {
     if (!statusLine) { return; }
@@ -65,34 +75,123 @@
           return data;
         });
       }, function () {
-        throw new Error("The table cannot be reached: is the handfoot machine on and on this network?");
+        throw new Error(w("unreachable"));
       });
   }
 
   function busyButton(button, on) {
     if (!button) { return; }
     button.disabled = on;
-    if (on) { button.setAttribute("data-label", button.textContent); button.textContent = "Working…"; }
+    if (on) { button.setAttribute("data-label", button.textContent); button.textContent = w("working"); }
     else if (button.getAttribute("data-label")) { button.textContent = button.getAttribute("data-label"); }
   }
 
   function done(data, then) {
     if (data && data.error) { say(data.error, true); }
-    if (then) { window.location.href = then; return; }
-    refresh();
+    if (then) { window.location.href = then; return Promise.resolve(); }
+    return refresh();
+  }
+
+  /* Feedback where the finger is: the outcome of a tap is written right under what was
+     tapped (found again in the refreshed page by ``key``, a CSS selector), and stays there
+     until the next action; the status line at the top says it too. */
+  function outcome(key, text, bad) {
+    Array.prototype.forEach.call(document.querySelectorAll(".outcome"), function (old) {
+      old.parentNode.removeChild(old);
+    });
+    if (!text) { return; }
+    var near = null;
+    try { near = typeof key === "function" ? key() : (key ? document.querySelector(key) : null); } catch (e) { near = null; }
+    if (!near || near.closest("[hidden]")) { return; }
+    var block = near.closest(".row, p, form, .cards, .scan") || near;
+    if (block.classList && block.classList.contains("cards")) { block = block.parentNode; }
+    var note = document.createElement("p");
+    note.className = bad ? "outcome bad" : "outcome";
+    note.setAttribute("role", "status");
+    note.textContent = text;
+    block.parentNode.insertBefore(note, block.nextSibling);
+    var box = note.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) { note.scrollIntoView({ block: "center" }); }
+  }
+
+  function keyOf(element) {
+    if (!element) { return null; }
+    if (element.id) { return "#" + element.id; }
+    var post = element.getAttribute("data-post");
+    if (post) {
+      var body = element.getAttribute("data-body") || "";
+      return function () {
+        var found = Array.prototype.filter.call(document.querySelectorAll("[data-post]"), function (each) {
+          return each.getAttribute("data-post") === post && (each.getAttribute("data-body") || "") === body;
+        });
+        return found[0] || null;
+      };
+    }
+    var form = element.closest && element.closest("form[data-api]");
+    if (form) { return "form[data-api='" + form.getAttribute("data-api") + "'] button[type=submit]"; }
+    return null;
+  }
+
+  /* The status line's sentence once the page is up to date (the table's own words). */
+  function tableSays() { return statusLine ? statusLine.textContent : ""; }
+
+  /* A scan's result, shown at once where the tap was: the scan's block, scrolled into sight,
+     and its sentence under the button. */
+  function showScan(data, key) {
+    var shown = data && data.id !== undefined ? document.getElementById("scan-" + data.id) : null;
+    outcome(key, tableSays(), false);
+    if (shown) {
+      shown.classList.add("fresh");
+      var box = shown.getBoundingClientRect();
+      if (box.top > window.innerHeight || box.bottom < 0) { shown.scrollIntoView({ block: "start" }); }
+    }
+    beep(data);
+  }
+
+  /* One short beep for a legal scan, two for one that is not, where the browser allows
+     sound (after a tap on this page). */
+  var audio = null;
+  function beep(data) {
+    if (!data || !data.mode) { return; }
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var count = data.legal ? 1 : 2;
+      for (var n = 0; n < count; n += 1) {
+        var tone = audio.createOscillator();
+        var gain = audio.createGain();
+        tone.frequency.value = data.legal ? 880 : 440;
+        gain.gain.value = 0.08;
+        tone.connect(gain);
+        gain.connect(audio.destination);
+        var at = audio.currentTime + n * 0.25;
+        tone.start(at);
+        tone.stop(at + 0.15);
+      }
+    } catch (e) { /* no sound here: the page says it in words */ }
   }
 
   /* Reload the page's live part: fetch the page again and swap <main>. Skipped while someone
      is typing in it, and done once more afterwards. */
+  function typingIn(element) {
+    if (!element || !live.contains(element)) { return false; }
+    if (element.tagName === "TEXTAREA" || element.tagName === "SELECT") { return true; }
+    /* a photo chosen, a box ticked: nothing typed that a refresh could wipe */
+    return element.tagName === "INPUT" && !/^(file|checkbox|radio|button|submit)$/.test(element.type);
+  }
+
   function refresh() {
-    if (!live || !live.hasAttribute("data-live")) { return; }
-    var active = document.activeElement;
-    if (active && live.contains(active) && /INPUT|TEXTAREA|SELECT/.test(active.tagName)) {
-      refreshAgain = true;
-      return;
-    }
-    if (refreshing) { refreshAgain = true; return; }
+    if (!live || !live.hasAttribute("data-live")) { return Promise.resolve(); }
+    return new Promise(function (resolve) {
+      refreshWaiting.push(resolve);
+      if (typingIn(document.activeElement) || refreshing) { refreshAgain = true; return; }
+      fetchLive();
+    });
+  }
+
+  function fetchLive() {
     refreshing = true;
+    var waiting = refreshWaiting;
+    refreshWaiting = [];
     fetch(window.location.href, { headers: { "Accept": "text/html" }, credentials: "same-origin" })
       .then(function (response) { return response.text(); })
       .then(function (text) {
@@ -103,7 +202,9 @@
           var focused = document.activeElement;
           var typing = focused && live.contains(focused) && focused.name ? fieldKey(focused) : null;
           var upload = live.querySelector("input[data-upload]");
+          var folds = openedFolds();
           live.innerHTML = fresh.innerHTML;
+          reopenFolds(folds);
           restoreFields(typed, typing);
           keepUpload(upload);
         }
@@ -114,10 +215,11 @@
           statusLine.textContent = status.textContent;
         }
       })
-      .catch(function () { say("The page could not be brought up to date; it will try again.", true); })
+      .catch(function () { say(w("stale"), true); })
       .then(function () {
         refreshing = false;
-        if (refreshAgain) { refreshAgain = false; refresh(); }
+        waiting.forEach(function (resolve) { resolve(); });
+        if (refreshAgain && !typingIn(document.activeElement)) { refreshAgain = false; fetchLive(); }
       });
   }
 
@@ -148,16 +250,40 @@
     });
   }
 
+  /* A fold someone opened (the panel, "Scan something else", joining) stays open when the
+     page catches up, and one they closed stays closed. */
+  function openedFolds() {
+    var kept = {};
+    Array.prototype.forEach.call(live.querySelectorAll("details[class]"), function (fold) {
+      kept[fold.className] = fold.open;
+    });
+    return kept;
+  }
+
+  function reopenFolds(kept) {
+    Array.prototype.forEach.call(live.querySelectorAll("details[class]"), function (fold) {
+      if (Object.prototype.hasOwnProperty.call(kept, fold.className)) { fold.open = kept[fold.className]; }
+    });
+  }
+
   /* The photo picker stays the same element: a phone's file chooser is open for seconds, and
      a photo chosen in a picker swapped out meanwhile would fire its change event outside the
      page, and the photo would be lost without a word. */
   function keepUpload(old) {
     var fresh = old && live.querySelector("input[data-upload]");
-    if (fresh) { fresh.parentNode.replaceChild(old, fresh); }
+    if (fresh) {
+      /* the same element, but for the step the page shows now */
+      ["data-mode", "data-side"].forEach(function (name) { old.setAttribute(name, fresh.getAttribute(name) || ""); });
+      fresh.parentNode.replaceChild(old, fresh);
+    }
   }
 
   document.addEventListener("focusout", function () {
-    if (refreshAgain) { window.setTimeout(refresh, 300); }
+    if (refreshAgain) {
+      window.setTimeout(function () {
+        if (refreshAgain && !refreshing && !typingIn(document.activeElement)) { refreshAgain = false; fetchLive(); }
+      }, 300);
+    }
   });
 
   /* Buttons: data-post="URL" [data-body='JSON'] [data-confirm="question"] [data-then="/"]. */
@@ -170,12 +296,19 @@
       if (question && !window.confirm(question)) { return; }
       var body = button.getAttribute("data-body");
       var then = button.getAttribute("data-then");
+      var key = keyOf(button);
+      var scanning = button.hasAttribute("data-scan-action");
       busyButton(button, true);
-      say("Working…");
+      say(w("working"));
       api("POST", button.getAttribute("data-post"), body ? JSON.parse(body) : {})
-        .then(function (data) { settled("Working…"); done(data, then); },
-              function (error) { say(error.message, true); })
-        .then(function () { busyButton(button, false); });
+        .then(function (data) {
+                settled(w("working"));
+                busyButton(button, false);
+                return done(data, then).then(function () {
+                  if (scanning) { showScan(data, key); } else { outcome(key, tableSays() || w("saved"), false); }
+                });
+              },
+              function (error) { say(error.message, true); busyButton(button, false); outcome(key, error.message, true); });
       return;
     }
     var card = target.closest ? target.closest("[data-card]") : null;
@@ -187,6 +320,9 @@
     if (target === picker) { closePicker(); return; }
     if (target.closest && target.closest("[data-check-rules]")) { checkRules(); return; }
     if (target.closest && target.closest("[data-load-preset]")) { loadPreset(); return; }
+    var quick = target.closest ? target.closest("[data-quick]") : null;
+    if (quick) { quickPick(quick); return; }
+    if (target.closest && target.closest("#theme")) { toggleTheme(); return; }
   });
 
   /* Forms: data-api="URL"; every named field is sent as text. */
@@ -201,6 +337,7 @@
       if (field.name) { body[field.name] = field.value; }
     });
     var button = form.querySelector("button[type=submit]");
+    var key = keyOf(button);
     busyButton(button, true);
     if (document.activeElement) { document.activeElement.blur(); }
     api("POST", url, body)
@@ -208,11 +345,11 @@
               Array.prototype.forEach.call(form.elements, function (field) {
                 if (field.name) { field.defaultValue = field.value; }  /* saved: the table's now */
               });
-              say("Saved.");
-              done(data, form.getAttribute("data-then"));
+              say(w("saved"));
+              busyButton(button, false);
+              return done(data, form.getAttribute("data-then")).then(function () { outcome(key, w("saved"), false); });
             },
-            function (error) { say(error.message, true); })
-      .then(function () { busyButton(button, false); });
+            function (error) { say(error.message, true); busyButton(button, false); outcome(key, error.message, true); });
   });
 
   /* A phone's photo, scored in the chosen mode for the chosen side. */
@@ -220,11 +357,20 @@
     var input = event.target;
     if (!input.hasAttribute || !input.hasAttribute("data-upload") || !input.files.length) { return; }
     var file = input.files[0];
-    say("Sending the photo…");
-    api("POST", "/api/scans/upload", file, file.type || "application/octet-stream")
-      .then(function (data) { settled("Sending the photo…"); done(data); },
-            function (error) { say(error.message, true); })
-      .then(function () { input.value = ""; });
+    var query = [];
+    if (input.getAttribute("data-mode")) { query.push("mode=" + encodeURIComponent(input.getAttribute("data-mode"))); }
+    if (input.getAttribute("data-side")) { query.push("side=" + encodeURIComponent(input.getAttribute("data-side"))); }
+    var key = "#photo-button";
+    input.blur();  /* nothing is typed here: the page may catch up at once */
+    say(w("sending"));
+    api("POST", "/api/scans/upload" + (query.length ? "?" + query.join("&") : ""), file,
+        file.type || "application/octet-stream")
+      .then(function (data) {
+              settled(w("sending"));
+              input.value = "";
+              return done(data).then(function () { showScan(data, key); });
+            },
+            function (error) { input.value = ""; say(error.message, true); outcome(key, error.message, true); });
   });
 
   /* The card picker: change, accept, move or delete a card; or add one. */
@@ -243,6 +389,70 @@
     return { "new": "a new meld", "red_threes": "the red threes", "leftovers": "the cards left over" }[target] || target;
   }
 
+  /* A code's rank and colour: "10B" is 10 and B; "JK" and the special deck's cards have no
+     colour. */
+  function split(code) {
+    var last = code.charAt(code.length - 1);
+    if (code !== "JK" && (last === "R" || last === "B") && document.body.getAttribute("data-deck") === "standard") {
+      return { rank: code.slice(0, -1), colour: last };
+    }
+    return { rank: code, colour: "" };
+  }
+
+  var SUITS = { R: "♥♦", B: "♠♣" };
+
+  function quickButton(box, label, attrs, pressed) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    Object.keys(attrs).forEach(function (name) { button.setAttribute(name, attrs[name]); });
+    button.setAttribute("aria-pressed", pressed ? "true" : "false");
+    box.appendChild(button);
+  }
+
+  /* Rank and colour buttons: one tap on the right rank (or colour) corrects the card, the
+     other half of its code kept; adding a card takes its rank, then its colour. */
+  function fillQuick(code) {
+    var codes = (document.body.getAttribute("data-codes") || "").split(" ").filter(Boolean);
+    var ranks = document.getElementById("picker-ranks");
+    var colours = document.getElementById("picker-colours");
+    ranks.innerHTML = "";
+    colours.innerHTML = "";
+    var current = code ? split(code) : { rank: "", colour: "" };
+    var seen = {};
+    codes.forEach(function (each) {
+      var part = split(each);
+      if (seen[part.rank]) { return; }
+      seen[part.rank] = true;
+      var label = part.rank === "JK" ? w("joker") : part.rank;
+      quickButton(ranks, label, { "data-quick": "rank", "data-rank": part.rank, "class": "quick" }, part.rank === current.rank);
+    });
+    var standard = document.body.getAttribute("data-deck") === "standard";
+    document.getElementById("picker-colours-label").hidden = !standard;
+    colours.hidden = !standard;
+    if (standard) {
+      quickButton(colours, w("red"), { "data-quick": "colour", "data-colour": "R", "class": "quick red" }, current.colour === "R");
+      quickButton(colours, w("black"), { "data-quick": "colour", "data-colour": "B", "class": "quick" }, current.colour === "B");
+    }
+  }
+
+  function quickPick(button) {
+    if (!pickerState) { return; }
+    var codes = (document.body.getAttribute("data-codes") || "").split(" ");
+    var which = button.getAttribute("data-quick");
+    if (which === "rank") { pickerState.rank = button.getAttribute("data-rank"); }
+    else { pickerState.colour = button.getAttribute("data-colour"); }
+    Array.prototype.forEach.call(button.parentNode.children, function (each) {
+      each.setAttribute("aria-pressed", each === button ? "true" : "false");
+    });
+    var rank = pickerState.rank;
+    var code = rank && codes.indexOf(rank) >= 0 ? rank : (rank && pickerState.colour ? rank + pickerState.colour : "");
+    if (!code || codes.indexOf(code) < 0) { return; }  /* adding: the colour is still to come */
+    document.getElementById("picker-code").value = code;
+    if (pickerState.card !== null && code === pickerState.code) { closePicker(); return; }
+    picked(pickerState.card !== null ? "change" : "add");
+  }
+
   function openPicker(card, add) {
     if (!picker) { return; }
     var codes = (document.body.getAttribute("data-codes") || "").split(" ");
@@ -253,29 +463,35 @@
     codes.forEach(function (code) { if (code) { option(select, code, code); } });
     var source = card || add;
     pickerState = { scan: source.getAttribute("data-scan"), card: card ? Number(card.getAttribute("data-card")) : null,
-                    add: add ? add.getAttribute("data-add") : null };
+                    add: add ? add.getAttribute("data-add") : null, rank: "", colour: "", code: null };
     var title = document.getElementById("picker-title");
     var reason = document.getElementById("picker-reason");
     if (card) {
       var code = card.getAttribute("data-code");
       var where = card.getAttribute("data-where") || "";
-      title.textContent = "Card " + code;
+      var part = split(code);
+      pickerState.code = code;
+      pickerState.rank = part.rank;
+      pickerState.colour = part.colour;
+      title.textContent = w("card", { code: code + (part.colour ? " " + SUITS[part.colour] : "") });
       reason.textContent = card.getAttribute("data-reason") || "";
       select.value = code;
       (card.getAttribute("data-targets") || "").split(" ").forEach(function (target) {
         if (target && target !== where) { option(to, target, targetLabel(target)); }
       });
     } else {
-      title.textContent = "Add a card to " + targetLabel(pickerState.add);
+      title.textContent = w("add_to", { place: targetLabel(pickerState.add) });
       reason.textContent = "Choose the card the camera missed.";
     }
+    fillQuick(card ? pickerState.code : null);
     Array.prototype.forEach.call(picker.querySelectorAll("[data-for=card]"), function (row) { row.hidden = !card; });
     picker.querySelector("[data-for=check]").hidden = !(card && card.classList.contains("check"));
     picker.querySelector("[data-for=move]").hidden = !card || !to.options.length;
     picker.querySelector("[data-pick=change]").hidden = !card;
     picker.querySelector("[data-pick=add]").hidden = !!card;
     picker.hidden = false;
-    select.focus();
+    var first = picker.querySelector("[data-quick][aria-pressed=true]") || picker.querySelector("[data-quick]");
+    if (first) { first.focus(); } else { select.focus(); }
   }
 
   function closePicker() { if (picker) { picker.hidden = true; } pickerState = null; }
@@ -292,10 +508,14 @@
       if (action === "move") { body.to = document.getElementById("picker-to").value; }
     }
     var url = "/api/scans/" + pickerState.scan + "/corrections";
+    var key = "#scan-" + pickerState.scan + " [data-card='" + pickerState.card + "']";
+    if (action === "add" || action === "delete" || pickerState.card === null) { key = "#scan-" + pickerState.scan + " .summary"; }
     closePicker();
-    say("Correcting…");
-    api("POST", url, body).then(function () { say("Corrected."); refresh(); },
-                                function (error) { say(error.message, true); });
+    say(w("correcting"));
+    api("POST", url, body).then(function () {
+      say(w("corrected"));
+      return refresh().then(function () { outcome(key, w("corrected"), false); });
+    }, function (error) { say(error.message, true); });
   }
 
   document.addEventListener("keydown", function (event) {
@@ -340,6 +560,60 @@
         document.getElementById("rules_toml").value = text;
         form.querySelector("input[name=rules][value=house]").checked = true;
       });
+  }
+
+  /* Dark or light: the phone's own setting until someone picks one here (kept in a cookie,
+     so the page comes from the table already in the picked colours). */
+  function currentTheme() {
+    var picked = document.documentElement.getAttribute("data-theme");
+    if (picked) { return picked; }
+    return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  }
+
+  function showTheme() {
+    var button = document.getElementById("theme");
+    if (!button) { return; }
+    var dark = currentTheme() === "dark";
+    button.setAttribute("aria-pressed", dark ? "true" : "false");
+    button.textContent = button.getAttribute("data-dark");
+  }
+
+  function toggleTheme() {
+    var next = currentTheme() === "dark" ? "light" : "dark";
+    document.documentElement.setAttribute("data-theme", next);
+    document.cookie = "handfoot-theme=" + next + "; path=/; max-age=31536000; SameSite=Lax";
+    showTheme();
+  }
+  showTheme();
+
+  var language = document.getElementById("language");
+  if (language) {
+    language.addEventListener("change", function () {
+      document.cookie = "handfoot-lang=" + language.value + "; path=/; max-age=31536000; SameSite=Lax";
+      window.location.reload();
+    });
+  }
+
+  /* The simulated panel and the other scans are folded away on a phone, open on a wide screen. */
+  function openFolds() {
+    if (window.innerWidth < 700) { return; }
+    Array.prototype.forEach.call(document.querySelectorAll("details.panel-fold"), function (fold) { fold.open = true; });
+  }
+  openFolds();
+
+  /* Keep the screen awake where the browser allows it (most do only over https). */
+  var awake = null;
+  function stayAwake() {
+    if (!navigator.wakeLock || document.visibilityState !== "visible") { return; }
+    navigator.wakeLock.request("screen").then(function (lock) { awake = lock; }, function () { awake = null; });
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { stayAwake(); refresh(); }
+  });
+  stayAwake();
+
+  if (navigator.serviceWorker && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js").catch(function () { /* the page works without it */ });
   }
 
   /* Live updates: every change anywhere at the table reloads this page's live part. */

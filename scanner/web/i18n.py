@@ -1,0 +1,104 @@
+"""The page's words in the players' languages: English, Danish, Swedish and Norwegian (bokmål),
+the home languages of the rules. Each language is one message catalogue
+(``locales/<code>.json``, a key and its sentence); English is the reference every other
+catalogue must match key for key (a test checks). A phone gets its own language unless the
+person picked another on the page (kept in a cookie)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+LOCALES = Path(__file__).resolve().parent / "locales"
+LANGUAGES = {"en": "English", "da": "Dansk", "sv": "Svenska", "nb": "Norsk"}
+DEFAULT = "en"
+COOKIE = "handfoot-lang"
+# Languages a phone may ask for that one of ours serves.
+ALIASES = {"no": "nb", "nn": "nb"}
+
+
+@cache
+def catalogue(language: str) -> dict[str, str]:
+    """The sentences of one language, by key."""
+    return json.loads((LOCALES / f"{language}.json").read_text(encoding="utf-8"))
+
+
+def best_language(cookie: str | None, accept_language: str | None) -> str:
+    """The picked language, else the first the phone asks for that we have, else English.
+
+    >>> best_language(None, "sv-SE,sv;q=0.9,en;q=0.8")
+    'sv'
+    >>> best_language("da", "sv")
+    'da'
+    >>> best_language(None, "nn-NO, de")
+    'nb'
+    >>> best_language(None, "fr, de;q=0.5")
+    'en'
+    """
+    if cookie in LANGUAGES:
+        return cookie
+    asked = []
+    for part in (accept_language or "").split(","):
+        tag, _, quality = part.strip().partition(";q=")
+        try:
+            weight = float(quality) if quality else 1.0
+        except ValueError:
+            weight = 0.0
+        code = tag.split("-")[0].strip().lower()
+        code = ALIASES.get(code, code)
+        if code in LANGUAGES and weight > 0:
+            asked.append((-weight, len(asked), code))
+    return min(asked)[2] if asked else DEFAULT
+
+
+def translator(language: str) -> Callable[..., str]:
+    """``t(key, **values)``: the sentence in ``language`` (English where a key is missing,
+    which a test keeps from happening), its ``{name}`` fields filled in."""
+    words = catalogue(language)
+    english = catalogue(DEFAULT)
+
+    def t(key: str, **values: object) -> str:
+        text = words.get(key) or english.get(key)
+        if text is None:
+            raise KeyError(f"no sentence {key!r} in the message catalogue")
+        return text.format(**values) if values else text
+
+    return t
+
+
+THEME_COOKIE = "handfoot-theme"
+# The sentences the page's script says, in the page's language.
+SCRIPT_WORDS = (
+    "js.working",
+    "js.saved",
+    "js.corrected",
+    "js.correcting",
+    "js.sending",
+    "js.unreachable",
+    "js.stale",
+    "js.confirm_nothing",
+    "js.red",
+    "js.black",
+    "js.joker",
+    "js.add_to",
+    "js.card",
+    "js.awake_no",
+)
+
+
+def page_words(request: Any) -> dict:
+    """The page's language (picked, else the phone's), its sentences and the colour theme
+    the person picked (none: the phone's own)."""
+    lang = best_language(request.cookies.get(COOKIE), request.headers.get("accept-language"))
+    t = translator(lang)
+    theme = request.cookies.get(THEME_COOKIE)
+    return {
+        "lang": lang,
+        "t": t,
+        "languages": LANGUAGES,
+        "theme": theme if theme in ("light", "dark") else None,
+        "words": {key[3:]: t(key) for key in SCRIPT_WORDS},
+    }

@@ -1,0 +1,60 @@
+"""The page's words in English, Danish, Swedish and Norwegian: no catalogue misses a key or
+has one the others lack, every sentence keeps the English one's {fields}, every key the
+templates and the page's script use is in the catalogues, and a phone gets its language."""
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from scanner.web import i18n
+
+WEB = Path(i18n.__file__).resolve().parent
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("language", sorted(set(i18n.LANGUAGES) - {"en"}))
+def test_no_catalogue_misses_a_key(language):
+    english, other = i18n.catalogue("en"), i18n.catalogue(language)
+    assert sorted(set(english) - set(other)) == [], f"{language} misses these keys"
+    assert sorted(set(other) - set(english)) == [], f"{language} has keys English lacks"
+    for key, text in english.items():
+        assert other[key].strip(), f"{language}: {key} is empty"
+        assert fields(other[key]) == fields(text), f"{language}: {key} changes the fields"
+
+
+def test_every_key_used_is_in_the_catalogue():
+    used = set()
+    for template in (WEB / "templates").glob("*.html"):
+        used |= set(re.findall(r"""\bt\(\s*['"]([a-z_]+\.[a-z_]+)['"]""", template.read_text()))
+    used |= set(i18n.SCRIPT_WORDS)
+    script = (WEB / "static" / "handfoot.js").read_text()
+    said = {f"js.{key}" for key in re.findall(r'\bw\("([a-z_]+)"', script)}
+    english = i18n.catalogue("en")
+    assert sorted(used - set(english)) == []
+    assert sorted(said - set(i18n.SCRIPT_WORDS)) == [], "the script says what it is not handed"
+
+
+def test_the_phone_language_is_the_default_and_a_pick_wins(tmp_path):
+    from scanner.service import TableCamera, TableService
+    from scanner.store import Store
+    from scanner.web import create_app
+
+    store = Store.open(tmp_path / "data")
+    service = TableService(store, None, TableCamera("synthetic:5"), frames=1)
+    try:
+        with TestClient(create_app(service), base_url="http://localhost") as client:
+            swedish = client.get("/", headers={"Accept-Language": "sv-SE,sv;q=0.9,en;q=0.5"})
+            assert '<html lang="sv"' in swedish.text and "Nytt spel" in swedish.text
+            client.cookies.set(i18n.COOKIE, "da")
+            danish = client.get("/", headers={"Accept-Language": "sv-SE"})
+            assert '<html lang="da"' in danish.text and "Nyt spil" in danish.text
+            client.cookies.set(i18n.COOKIE, "xx")  # not ours: the phone's language again
+            assert '<html lang="nb"' in client.get("/", headers={"Accept-Language": "nn"}).text
+    finally:
+        store.close()
