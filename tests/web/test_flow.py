@@ -21,14 +21,25 @@ photo = harness.photo
 pytestmark = pytest.mark.slow
 
 
+def headers(server: str) -> dict:
+    """What a phone's page sends with a change: the table's PIN, and its own origin."""
+    return {"X-Table-PIN": PIN, "Origin": server}
+
+
 def post(server: str, path: str, body: dict | None = None) -> dict:
-    answer = httpx2.post(server + path, json=body or {}, headers={"X-Table-PIN": PIN}, timeout=60)
+    answer = httpx2.post(server + path, json=body or {}, headers=headers(server), timeout=60)
     assert answer.status_code in (200, 201), answer.text
     return answer.json()
 
 
+def get(server: str, path: str) -> dict:
+    answer = httpx2.get(server + path, headers=headers(server), timeout=30)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
 def state(server: str) -> dict:
-    return httpx2.get(server + "/api/state", timeout=30).json()
+    return get(server, "/api/state")
 
 
 def fresh_game(server: str, rules: str = "pagat") -> dict:
