@@ -41,6 +41,9 @@ from scanner.vision.preprocess import index_crops
 SEARCH_TURN = 10.0  # degrees between the turns the search reads a box's index at
 SEARCH_SIZES = (0.7, 0.85, 1.0)  # the index height, in the box's own fit (``_fit_height``)
 SEARCH_SURE = 0.3  # the classifier's least probability of the labelled card to take a place
+# a mark's height over the box's fit (``_fit_height``): 0.65–1.15 for nine in ten marks read as
+# the labelled card on the training photos; far outside, the mark is not that index
+MARK_FITS = (0.45, 1.4)
 INDEX_ASPECT = 0.6  # index width over height, where a search needs one (rendered decks: 0.5–0.7)
 HEIGHTS = (10.0, 56.0)  # index heights the photos are scaled to: the rendered scenes' 5–95 %
 SCALES_PER_PHOTO = 3
@@ -93,6 +96,15 @@ def _inside(mark, box) -> bool:
     return x0 <= mark.x <= x1 and y0 <= mark.y <= y1
 
 
+def _fits(mark, box) -> bool:
+    """Whether ``mark`` is about as large as the index ``box`` holds (MARK_FITS of the height
+    the box allows at the mark's angle): a smaller mark inside is a suit sign or a letter."""
+    _, x0, y0, x1, y1 = box
+    aspect = mark.index_w / max(mark.index_h, 1e-6)
+    share = mark.index_h / _fit_height(x1 - x0, y1 - y0, mark.angle, aspect)
+    return MARK_FITS[0] <= share <= MARK_FITS[1]
+
+
 def place_boxes(frame: np.ndarray, boxes: Sequence[tuple], recogniser) -> list[Place]:
     """Every labelled box's geometry, in the three ways the module's doc says."""
     reading = recogniser.read(frame, melds=False)
@@ -100,7 +112,7 @@ def place_boxes(frame: np.ndarray, boxes: Sequence[tuple], recogniser) -> list[P
     places = []
     for box in boxes:
         code = box[0]
-        inside = [(m, c) for m, c in marks if _inside(m, box)]
+        inside = [(m, c) for m, c in marks if _inside(m, box) and _fits(m, box)]
         inside.sort(key=lambda mc: mc[1] != code)  # a mark read as the labelled card first
         if inside:
             m = inside[0][0]
@@ -148,16 +160,20 @@ def cut_photo(
     frame: np.ndarray, places: Sequence[Place], rng: np.random.Generator
 ) -> tuple[list[np.ndarray], list[list[float]], list[int]]:
     """Crops of ``frame`` at SCALES_PER_PHOTO scales that bring its indices' median height
-    into HEIGHTS, each with the places it holds."""
+    into HEIGHTS (or between them and the photo's own size), each with the places it holds."""
     images, rows, counts = [], [], []
     heights = [p.index_h for p in places if p.taught] or [p.index_h for p in places]
     if not heights:
         return images, rows, counts
     median = float(np.median(heights))
+    h, w = frame.shape[:2]
+    # never smaller than a crop: a photo is read smaller only down to a few hundred pixels; and
+    # up to its own size, where its indices are larger than HEIGHTS: the locator should find
+    # them in one pass at the size the photo comes
+    least = np.log(max(HEIGHTS[0], median * SIZE / min(h, w)))
+    most = max(least, np.log(max(HEIGHTS[1], median)))
     for _ in range(SCALES_PER_PHOTO):
-        wanted = float(np.exp(rng.uniform(*np.log(HEIGHTS))))
-        scale = wanted / median
-        h, w = frame.shape[:2]
+        scale = float(np.exp(rng.uniform(least, most))) / median
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
         scaled = cv2.resize(
             frame, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
