@@ -75,13 +75,45 @@ def check_sides(sides: Any) -> list[dict]:
     return checked
 
 
+TOML_AT = re.compile(r"at line (\d+), column (\d+)")
+SEE_COMMAND = " (see `handfoot rules show pagat` for them all)"
+
+
+def rules_sentence(text: str, error: HandfootError) -> str:
+    """A house-rules text's problem as a player at the table reads it: the line that cannot be
+    read, quoted, and how values are written, rather than the TOML reader's own words; no
+    command to run.
+
+    >>> from engine import rules_from_toml
+    >>> try:
+    ...     rules_from_toml('base = "pagat"\\nclean_bonus = 2OO', source="house rules")
+    ... except HandfootError as error:
+    ...     print(rules_sentence('base = "pagat"\\nclean_bonus = 2OO', error))  # doctest: +ELLIPSIS
+    House rules, line 2 ("clean_bonus = 2OO") cannot be read: write numbers with digits only ...
+    """
+    reason = getattr(error, "reason", str(error))
+    key = getattr(error, "key", None)
+    found = TOML_AT.search(reason)
+    if "not valid TOML" in reason and found:
+        number = int(found.group(1))
+        lines = text.splitlines()
+        line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
+        quoted = f' ("{line}")' if line else ""
+        return (
+            f"House rules, line {number}{quoted} cannot be read: write numbers with digits only "
+            '(500), words in quotes ("bonus"), yes and no as true and false.'
+        )
+    reason = reason.replace(SEE_COMMAND, ": the house rules form lists every rule there is")
+    return f"House rules, {key}: {reason}" if key else f"House rules: {reason}"
+
+
 def parse_rules(preset: str | None, toml: str | None) -> tuple[RuleSet, str, str]:
     """(rules, the name the game records, the house-rules text or "")."""
     if toml is not None and toml.strip():
         try:
             rules = rules_from_toml(toml, source="house rules")
         except HandfootError as error:
-            raise BadRules(str(error)) from None
+            raise BadRules(rules_sentence(toml, error)) from None
         return rules, rules.name, toml
     spec = (preset or "pagat").strip()
     try:

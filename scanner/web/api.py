@@ -20,6 +20,7 @@ from scanner.service import Button, NoSuchThing, TableService
 from scanner.service.checks import parse_rules
 from scanner.service.display import state_face
 from scanner.service.views import public_view, rules_json
+from scanner.web import rules_form
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,13 @@ class NewGameIn(Body):
 
 class RulesCheckIn(Body):
     rules_toml: str = Field(max_length=20_000)
+
+
+class RulesFormIn(Body):
+    """The house-rules form: the base preset and the fields changed from it (as typed)."""
+
+    base: str = Field(max_length=100)
+    changed: dict[str, str | bool | dict[str, str]] = Field(default_factory=dict, max_length=40)
 
 
 class SelectIn(Body):
@@ -118,7 +126,30 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
     @router.post("/rules/check")
     def check_rules(body: RulesCheckIn) -> dict:
         rules, name, _ = parse_rules(None, body.rules_toml)
-        return {"ok": True, "name": name, "rules": rules_json(rules)}
+        base = rules_form.base_of(body.rules_toml)
+        return {
+            "ok": True,
+            "name": name,
+            "rules": rules_json(rules),
+            # to fill the form from the text: its base preset and every value
+            "base": base,
+            "form": rules_form.form_values(rules),
+            "summary": rules_form.summary(rules),
+        }
+
+    @router.get("/rules/{spec}/form")
+    def preset_form(spec: str) -> dict:
+        """The house-rules form for a preset: its fields, allowed values and values."""
+        try:
+            return rules_form.form_json(spec)
+        except HandfootError:
+            raise NoSuchThing("preset", repr(spec)) from None
+
+    @router.post("/rules/form")
+    def check_form(body: RulesFormIn) -> dict:
+        """The form's rules checked as they are typed: each problem by field, in players'
+        words; for rules that can be played, their summary and their TOML text."""
+        return rules_form.check(body.base, body.changed)
 
     @router.post("/games", status_code=201)
     def new_game(body: NewGameIn) -> dict:

@@ -14,7 +14,7 @@ from fastapi.templating import Jinja2Templates
 from engine import PRESETS, get_preset
 from engine.scoring import LINE_TITLES
 from scanner.service import ERRORS, NotNow, TableService
-from scanner.web import i18n
+from scanner.web import i18n, rules_form
 from scanner.web.api import panel_face
 from scanner.web.chart import totals_chart
 from scanner.web.join import join_links
@@ -101,7 +101,8 @@ def page_router(
     @router.get("/new", response_class=HTMLResponse)
     def new_game(request: Request) -> HTMLResponse:
         presets = [{"spec": spec, "description": get_preset(spec).description} for spec in PRESETS]
-        return render(request, "new.html", "new", presets=presets, starter=STARTER_RULES)
+        form = rules_form.form_json(next(iter(PRESETS)))  # the preset checked first
+        return render(request, "new.html", "new", presets=presets, starter=STARTER_RULES, form=form)
 
     @router.get("/history", response_class=HTMLResponse)
     def history(request: Request) -> HTMLResponse:

@@ -5,11 +5,13 @@ on the page by a new user, in Debian's chromium against ``handfoot serve`` as in
 
 from __future__ import annotations
 
+import re
+
 import httpx2
 import pytest
 
 from tests.web import test_browser as harness
-from tests.web.test_browser import PHONE, PIN, WAIT_MS, Phone
+from tests.web.test_browser import PHONE, PIN, WAIT_MS, Phone, in_sight
 
 # The first browser test's server, browser and phones (its module skips without chromium).
 artefacts = harness.artefacts
@@ -110,3 +112,59 @@ def test_confirm_asks_before_recording_a_deal_with_nothing_scanned(server, phone
     asked = phone.dialogs
     assert asked and "nothing" in asked[0].lower(), asked
     assert state(server)["deals_played"] == []
+
+
+def test_house_rules_in_a_form_checked_as_typed(server, phones):
+    """Problem 3: no TOML to type on a phone. Each rule is a field; a mistake is named in
+    the field's words beside the field (not "Expected newline… line 4, column 20"), the
+    summary always describes the values in the form, and the game starts with them."""
+    phone = phones("rules-form", PHONE)
+    page = phone.page
+    with_pin(phone, "/new")
+    page.get_by_role("radio", name=re.compile("^family")).check()
+    summary = page.locator("#rules-summary")
+    page.wait_for_function(
+        "() => /family/.test(document.getElementById('rules-summary').textContent)"
+    )
+    page.locator("details.house-rules summary").click()
+    clean = page.get_by_label("Points for a clean book")
+    clean.fill("2OO")
+    problem = page.locator("#problem-clean_bonus")
+    problem.wait_for(state="visible")
+    assert "whole number" in problem.inner_text() and "2OO" in problem.inner_text()
+    assert in_sight(problem)
+    phone.shot("rules-form-problem", full_page=False)
+    clean.fill("600")
+    page.wait_for_function(
+        "() => /clean book is worth 600/.test(document.getElementById('rules-summary').textContent)"
+    )
+    assert problem.is_hidden()
+    assert page.locator("input[name=rules][value=house]").is_checked()
+    assert "House rules based on family" in summary.inner_text()
+    page.get_by_label("Points for a clean book").fill("700")  # the summary follows every edit
+    page.wait_for_function(
+        "() => /clean book is worth 700/.test(document.getElementById('rules-summary').textContent)"
+    )
+    harness.assert_readable(phone, "the house-rules form")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(server + "/")
+    game = state(server)["game"]
+    assert "clean_bonus = 700" in game["rules_toml"]
+
+
+def test_the_engines_problem_with_a_typed_rules_text_is_in_plain_words(server):
+    answer = httpx2.post(
+        server + "/api/rules/check",
+        json={"rules_toml": 'base = "pagat"\nclean_bonus = 2OO\n'},
+        headers=headers(server),
+        timeout=30,
+    )
+    error = answer.json()["error"]
+    assert "line 2" in error and "clean_bonus = 2OO" in error and "column" not in error
+    answer = httpx2.post(
+        server + "/api/rules/check",
+        json={"rules_toml": 'base = "pagat"\nwild = 1\n'},
+        headers=headers(server),
+        timeout=30,
+    )
+    assert "handfoot rules show" not in answer.json()["error"]  # no command to run

@@ -532,34 +532,202 @@
     var sides = [];
     for (var n = 1; n <= 4; n += 1) {
       var name = form.elements["side_" + n].value.trim();
-      if (name) { sides.push({ name: name, players: form.elements["players_" + n].value }); }
+      var players = [1, 2].map(function (k) { return form.elements["player_" + n + "_" + k].value.trim(); })
+        .filter(Boolean);
+      if (name) { sides.push({ name: name, players: players }); }
     }
     var rules = chosenRules(form);
     var body = { name: form.elements.name.value, sides: sides };
-    if (rules === "house") { body.rules_toml = form.elements.rules_toml.value; } else { body.rules = rules; }
     if (!sides.length) { say("Give at least one team a name.", true); return; }
+    if (rules === "house") {
+      if (rulesForm.problems) { say(rulesForm.problems, true); return; }
+      body.rules_toml = form.elements.rules_toml.value;
+    } else { body.rules = rules; }
     api("POST", "/api/games", body).then(function () { window.location.href = "/"; },
                                           function (error) { say(error.message, true); });
   }
 
+  /* House rules as a form: the fields of the chosen preset, each change checked by the
+     engine as it is typed; the summary always describes the values in the form. */
+  var rulesForm = { base: "pagat", values: {}, problems: "", timer: null };
+  var formBox = document.getElementById("rules-form");
+
+  function drawField(field, value) {
+    var row = document.createElement("div");
+    row.className = "rule-field";
+    row.setAttribute("data-key", field.key);
+    var id = "rule-" + field.key;
+    function input(name, text, label, numeric) {
+      var box = document.createElement("label");
+      box.textContent = label;
+      var entry = document.createElement("input");
+      entry.name = name;
+      entry.value = text;
+      entry.autocomplete = "off";
+      if (numeric) { entry.setAttribute("inputmode", "numeric"); entry.size = 6; }
+      box.appendChild(entry);
+      return box;
+    }
+    if (field.kind === "go_out" || field.kind === "card_values") {
+      var group = document.createElement("fieldset");
+      group.className = "rule-group";
+      var legend = document.createElement("legend");
+      legend.textContent = field.label;
+      group.appendChild(legend);
+      Object.keys(value).forEach(function (part) {
+        group.appendChild(input(field.key + "." + part, value[part], part, true));
+      });
+      row.appendChild(group);
+    } else if (field.kind === "choice" || field.kind === "yes_no") {
+      var label = document.createElement("label");
+      label.setAttribute("for", id);
+      label.textContent = field.label;
+      var select = document.createElement("select");
+      select.id = id;
+      select.name = field.key;
+      var choices = field.kind === "yes_no" ? [["true", "Yes"], ["false", "No"]] : field.choices;
+      choices.forEach(function (choice) { option(select, choice[0], choice[1]); });
+      select.value = String(value);
+      row.appendChild(label);
+      row.appendChild(select);
+    } else {
+      var plain = input(field.key, value, field.label, field.kind !== "text");
+      if (field.hint) {
+        var hint = document.createElement("span");
+        hint.className = "hint";
+        hint.textContent = " (" + field.hint + ")";
+        plain.insertBefore(hint, plain.querySelector("input"));
+      }
+      plain.querySelector("input").id = id;
+      row.appendChild(plain);
+    }
+    var problem = document.createElement("p");
+    problem.className = "field-problem";
+    problem.id = "problem-" + field.key;
+    problem.setAttribute("role", "alert");
+    problem.hidden = true;
+    row.appendChild(problem);
+    formBox.appendChild(row);
+  }
+
+  function drawForm(form, values) {
+    rulesForm.base = form.base;
+    rulesForm.values = form.values;
+    formBox.innerHTML = "";
+    form.fields.forEach(function (field) { drawField(field, (values || form.values)[field.key]); });
+    showSummary(form.summary, form.base);
+  }
+
+  function showSummary(lines, label) {
+    var out = document.getElementById("rules-summary");
+    if (out && lines) { out.textContent = (label ? label + ": " : "") + lines.join(" "); }
+  }
+
+  /* The fields that differ from the base preset, as the API wants them. */
+  function changedRules() {
+    var changed = {};
+    Array.prototype.forEach.call(formBox.querySelectorAll(".rule-field"), function (row) {
+      var key = row.getAttribute("data-key");
+      var base = rulesForm.values[key];
+      if (base !== null && typeof base === "object") {
+        var parts = {};
+        var differs = false;
+        Array.prototype.forEach.call(row.querySelectorAll("input"), function (entry) {
+          var part = entry.name.slice(key.length + 1);
+          parts[part] = entry.value;
+          if (String(base[part]) !== entry.value) { differs = true; }
+        });
+        if (differs) { changed[key] = parts; }
+        return;
+      }
+      var field = row.querySelector("input, select");
+      var value = field.value;
+      if (typeof base === "boolean") { if ((value === "true") !== base) { changed[key] = value === "true"; } return; }
+      if (String(base) !== value) { changed[key] = value; }
+    });
+    return changed;
+  }
+
+  function checkForm() {
+    var changed = changedRules();
+    var form = document.getElementById("new-game");
+    var house = form.querySelector("input[name=rules][value=house]");
+    if (Object.keys(changed).length) { house.checked = true; }
+    var told = document.getElementById("rules-result");
+    if (told) { told.textContent = ""; }  /* it spoke of the text, not of the form now */
+    Array.prototype.forEach.call(formBox.querySelectorAll(".field-problem"), function (p) { p.hidden = true; p.textContent = ""; });
+    Array.prototype.forEach.call(formBox.querySelectorAll("[aria-invalid]"), function (f) { f.removeAttribute("aria-invalid"); });
+    api("POST", "/api/rules/form", { base: rulesForm.base, changed: changed }).then(function (data) {
+      if (!data.ok) {
+        var problem = data.problems[0];
+        rulesForm.problems = problem.message;
+        var where = document.getElementById("problem-" + problem.key);
+        if (where) {
+          where.textContent = problem.message;
+          where.hidden = false;
+          if (where.scrollIntoView) { where.scrollIntoView({ block: "center" }); }
+          var field = where.parentNode.querySelector("input, select");
+          if (field) { field.setAttribute("aria-invalid", "true"); }
+        }
+        showSummary([problem.message], "Not playable yet");
+        return;
+      }
+      rulesForm.problems = "";
+      var named = Object.keys(changed).length ? "House rules based on " + rulesForm.base : rulesForm.base;
+      showSummary(data.summary, named);
+      if (Object.keys(changed).length) { document.getElementById("rules_toml").value = data.toml; }
+    }, function (error) { rulesForm.problems = error.message; showSummary([error.message]); });
+  }
+
+  function loadForm(spec, values) {
+    return fetch("/api/rules/" + encodeURIComponent(spec) + "/form", { credentials: "same-origin" })
+      .then(function (response) { return response.json(); })
+      .then(function (form) { drawForm(form, values); });
+  }
+
+  if (formBox) {
+    try { drawForm(JSON.parse(formBox.getAttribute("data-form"))); } catch (e) { /* drawn on the first choice */ }
+    formBox.addEventListener("input", function () {
+      window.clearTimeout(rulesForm.timer);
+      rulesForm.timer = window.setTimeout(checkForm, 250);
+    });
+    formBox.addEventListener("change", function () { window.clearTimeout(rulesForm.timer); checkForm(); });
+    Array.prototype.forEach.call(document.querySelectorAll("input[name=rules]"), function (radio) {
+      radio.addEventListener("change", function () {
+        if (radio.value !== "house") { loadForm(radio.value); rulesForm.problems = ""; }
+      });
+    });
+  }
+
+  /* The text, pasted or typed: checked, and the form filled from it. */
   function checkRules() {
     var text = document.getElementById("rules_toml").value;
     var out = document.getElementById("rules-result");
     api("POST", "/api/rules/check", { rules_toml: text })
-      .then(function (data) { out.textContent = "These rules can be played: " + data.name + " (" + data.rules.description + ")."; },
+      .then(function (data) {
+              out.textContent = "These rules can be played: " + data.name + " (" + data.rules.description + ").";
+              document.querySelector("input[name=rules][value=house]").checked = true;
+              rulesForm.problems = "";
+              if (formBox && data.base) {
+                loadForm(data.base, data.form).then(function () { showSummary(data.summary, data.name); });
+              }
+            },
             function (error) { out.textContent = error.message; });
   }
 
+  /* Every rule of the form as text, to keep or edit; the choice of rules stays as it is. */
   function loadPreset() {
     var form = document.getElementById("new-game");
     var rules = chosenRules(form);
-    if (rules === "house") { rules = "pagat"; }
-    fetch("/api/rules/" + encodeURIComponent(rules) + "/toml", { credentials: "same-origin" })
-      .then(function (response) { return response.text(); })
-      .then(function (text) {
-        document.getElementById("rules_toml").value = text;
-        form.querySelector("input[name=rules][value=house]").checked = true;
-      });
+    if (rules !== "house") {
+      fetch("/api/rules/" + encodeURIComponent(rules) + "/toml", { credentials: "same-origin" })
+        .then(function (response) { return response.text(); })
+        .then(function (text) { document.getElementById("rules_toml").value = text; });
+      return;
+    }
+    api("POST", "/api/rules/form", { base: rulesForm.base, changed: changedRules() }).then(function (data) {
+      if (data.ok) { document.getElementById("rules_toml").value = data.toml; }
+    });
   }
 
   /* Dark or light: the phone's own setting until someone picks one here (kept in a cookie,

@@ -1,0 +1,260 @@
+"""House rules as a form: each parameter of a rule set a labelled field with its allowed values,
+checked as it is typed. The engine checks the rules (its own messages, with its parameter
+names put in the form's words); the page never parses TOML. The TOML text stays, for import
+and export: the form's rules are written as TOML (``engine.rules_to_toml``), and a checked
+TOML text fills the form."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine import HandfootError, RuleSet, get_preset, rules_to_toml
+from engine.house_rules import rules_from_mapping
+from engine.rules import BookRequirement, value_keys
+
+
+@dataclass(frozen=True)
+class Field:
+    key: str
+    kind: str  # text, number, optional, yes_no, choice, numbers, go_out, card_values
+    label: str
+    hint: str = ""
+    choices: tuple[tuple[str, str], ...] = ()
+
+
+FIELDS = (
+    Field("name", "text", "Name of these rules", "such as Grandma's table"),
+    Field("deals", "number", "Deals in a game", "1 to 100"),
+    Field("hand_size", "number", "Cards in a hand"),
+    Field("foot_size", "number", "Cards in a foot"),
+    Field("meld_min", "number", "Fewest cards in a meld"),
+    Field("book_size", "number", "Cards in a book (a complete meld)"),
+    Field("meld_max", "optional", "Most cards in a meld", "empty: no limit"),
+    Field(
+        "wild_ratio",
+        "choice",
+        "Wild cards a meld may hold",
+        choices=(
+            ("1:1", "at least 1 natural card per wild card"),
+            ("2:1", "at least 2 natural cards per wild card"),
+            ("3:1", "at least 3 natural cards per wild card"),
+            ("more", "more natural cards than wild cards"),
+        ),
+    ),
+    Field("wild_max", "optional", "Most wild cards in a meld", "empty: no limit"),
+    Field("wild_melds", "yes_no", "Melds of wild cards only are allowed"),
+    Field("black_three_melds", "yes_no", "Black threes may be melded"),
+    Field("clean_bonus", "number", "Points for a clean book"),
+    Field("dirty_bonus", "number", "Points for a dirty book"),
+    Field("wild_bonus", "number", "Points for a book of wild cards"),
+    Field("black_three_bonus", "number", "Points for a book of black threes"),
+    Field("go_out", "go_out", "Books needed to go out (every deal)"),
+    Field("going_out_bonus", "number", "Points for going out"),
+    Field(
+        "red_threes",
+        "choice",
+        "Red threes",
+        choices=(
+            ("bonus", "points when laid down, a cost when held"),
+            ("penalty", "a cost wherever they are"),
+            ("none", "the deck has none"),
+        ),
+    ),
+    Field("red_three_points", "number", "Points for each red three"),
+    Field("exact_22_bonus", "number", "Points for picking up exactly 22 cards"),
+    Field("lady_bonus", "number", "Points for a Lady on a clean group"),
+    Field("lady_penalty", "number", "Cost of a Lady left over"),
+    Field(
+        "initial_minimums", "numbers", "Points the first meld needs, deal by deal", "50 90 120 150"
+    ),
+    Field(
+        "melds_per_rank",
+        "choice",
+        "Melds of one rank",
+        choices=(
+            ("one-incomplete", "a second one only once the first is a book"),
+            ("one", "only one of each rank"),
+        ),
+    ),
+    Field("card_values", "card_values", "What each card is worth"),
+)
+BY_KEY = {field.key: field for field in FIELDS}
+KINDS = ("clean", "dirty", "wild", "any")
+# Only the special deck has Ladies; only the standard deck has threes.
+SPECIAL_ONLY = {"lady_bonus", "lady_penalty"}
+STANDARD_ONLY = {"red_threes", "red_three_points", "black_three_melds", "black_three_bonus"}
+
+
+class FormProblem(ValueError):
+    def __init__(self, key: str, message: str) -> None:
+        self.key = key
+        self.message = message
+        super().__init__(message)
+
+
+def fields_for(rules: RuleSet) -> list[Field]:
+    """The fields a rule set's deck has (no Ladies for the standard deck, no threes for the
+    special one)."""
+    special = rules.deck.value == "special"
+    hidden = STANDARD_ONLY if special else SPECIAL_ONLY
+    return [field for field in FIELDS if field.key not in hidden]
+
+
+def form_values(rules: RuleSet) -> dict[str, Any]:
+    """Every field's value for ``rules``, as the form shows it."""
+    values: dict[str, Any] = {}
+    for field in FIELDS:
+        value = getattr(rules, field.key)
+        if field.kind == "optional":
+            values[field.key] = "" if value is None else str(value)
+        elif field.kind == "numbers":
+            values[field.key] = " ".join(str(n) for n in value)
+        elif field.kind == "go_out":
+            first = value[0] if value else BookRequirement()
+            values[field.key] = {kind: str(getattr(first, kind)) for kind in KINDS}
+        elif field.kind == "card_values":
+            values[field.key] = {key: str(value[key]) for key in value_keys(rules.deck)}
+        elif field.kind in ("yes_no",):
+            values[field.key] = bool(value)
+        elif hasattr(value, "value"):
+            values[field.key] = value.value
+        else:
+            values[field.key] = value if field.kind == "text" else str(value)
+    return values
+
+
+def form_json(spec: str) -> dict:
+    """The form for a preset: its fields (with labels and choices) and their values."""
+    rules = get_preset(spec)
+    return {
+        "base": spec,
+        "deck": rules.deck.value,
+        "fields": [
+            {
+                "key": field.key,
+                "kind": field.kind,
+                "label": field.label,
+                "hint": field.hint,
+                "choices": [list(choice) for choice in field.choices],
+            }
+            for field in fields_for(rules)
+        ],
+        "values": form_values(rules),
+        "summary": summary(rules),
+    }
+
+
+def _whole(key: str, text: Any, what: str | None = None) -> int:
+    label = what or BY_KEY[key].label
+    if isinstance(text, bool):
+        raise FormProblem(key, f"{label}: a number is needed")
+    cleaned = str(text).strip().replace(" ", "")
+    if not re.fullmatch(r"-?\d+", cleaned):
+        raise FormProblem(key, f"{label}: type a whole number, such as 500 (not “{text}”)")
+    return int(cleaned)
+
+
+def to_mapping(base: str, changed: Mapping[str, Any]) -> dict[str, Any]:
+    """The house-rules mapping (as a TOML file would give it) for the form's changed fields."""
+    data: dict[str, Any] = {"base": base}
+    for key, value in changed.items():
+        field = BY_KEY.get(key)
+        if field is None:
+            raise FormProblem(key, f"“{key}” is not a rule the form knows")
+        if field.kind == "text":
+            data[key] = str(value).strip() or base
+        elif field.kind == "number":
+            data[key] = _whole(key, value)
+        elif field.kind == "optional":
+            data[key] = "none" if not str(value).strip() else _whole(key, value)
+        elif field.kind == "yes_no":
+            data[key] = bool(value)
+        elif field.kind == "choice":
+            data[key] = str(value)
+        elif field.kind == "numbers":
+            parts = [part for part in re.split(r"[\s,;]+", str(value)) if part]
+            data[key] = [_whole(key, part) for part in parts]
+        elif field.kind == "go_out":
+            counts = value if isinstance(value, Mapping) else {}
+            data[key] = {
+                kind: _whole(key, counts.get(kind, "0") or "0", f"Books to go out ({kind})")
+                for kind in KINDS
+            }
+        elif field.kind == "card_values":
+            worth = value if isinstance(value, Mapping) else {}
+            data[key] = {
+                card: _whole(key, points, f"{card} is worth") for card, points in worth.items()
+            }
+    return data
+
+
+def base_of(text: str) -> str | None:
+    """The base preset a house-rules text names (None when it names none or does not read)."""
+    try:
+        base = tomllib.loads(text).get("base")
+    except tomllib.TOMLDecodeError:
+        return None
+    return base if isinstance(base, str) else None
+
+
+def in_words(message: str) -> str:
+    """An engine message with its parameter names put in the form's words."""
+    for field in FIELDS:
+        if "_" in field.key:  # a parameter's name; "deals" is also a word of the sentence
+            message = re.sub(rf"\b{field.key}\b", f"“{field.label}”", message)
+    return message
+
+
+def check(base: str, changed: Mapping[str, Any]) -> dict:
+    """The form's rules checked: ``ok``, each problem by field in players' words, and for
+    rules that can be played their summary and TOML (ready for a new game or to keep)."""
+    try:
+        rules = rules_from_mapping(to_mapping(base, changed), source="these rules")
+    except FormProblem as problem:
+        return {"ok": False, "problems": [{"key": problem.key, "message": problem.message}]}
+    except HandfootError as error:
+        key = getattr(error, "key", None) or "base"
+        field = BY_KEY.get(key.split(".")[0])
+        label = field.label if field else key
+        reason = in_words(getattr(error, "reason", str(error)))
+        return {
+            "ok": False,
+            "problems": [{"key": key.split(".")[0], "message": f"{label}: {reason}"}],
+        }
+    return {
+        "ok": True,
+        "problems": [],
+        "name": rules.name,
+        "summary": summary(rules),
+        "toml": rules_to_toml(rules),
+    }
+
+
+def summary(rules: RuleSet) -> list[str]:
+    """The rules in a few sentences, always of the values now in the form."""
+    per_deal = ", ".join(str(n) for n in rules.initial_minimums)
+    go_out = {requirement.describe() for requirement in rules.go_out}
+    out = " / ".join(sorted(go_out))
+    lines = [
+        f"{rules.deals} deals; a hand of {rules.hand_size} and a foot of {rules.foot_size} cards.",
+        f"A meld has {rules.meld_min} or more cards"
+        + (f", at most {rules.meld_max}" if rules.meld_max is not None else "")
+        + f"; a book has {rules.book_size}.",
+        f"A clean book is worth {rules.clean_bonus}, a dirty one {rules.dirty_bonus}"
+        + (f", one of wild cards {rules.wild_bonus}" if rules.wild_melds else "")
+        + ".",
+        f"The first meld needs {per_deal} points, deal by deal.",
+        f"Going out needs {out} books and is worth {rules.going_out_bonus}.",
+    ]
+    if rules.red_threes.value != "none":
+        lines.append(f"Red threes: {rules.red_three_points} each ({rules.red_threes.value}).")
+    if rules.lady_bonus or rules.lady_penalty:
+        lines.append(
+            f"A Lady on a clean group is worth {rules.lady_bonus}; one left over costs "
+            f"{rules.lady_penalty}."
+        )
+    return lines
