@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import logging
+import resource
 import socket
 from pathlib import Path
 
@@ -21,6 +22,10 @@ log = logging.getLogger(__name__)
 DEFAULT_PORT = 8080
 WILDCARDS = ("0.0.0.0", "::", "")
 SERVE_THREADS_MOST = 4  # a Raspberry Pi 5's cores
+# Open files the server asks for (the unit's LimitNOFILE); every phone's page holds a few.
+OPEN_FILES = 4096
+# Connections served at once; past it uvicorn answers 503 at once instead of opening more files.
+MOST_CONNECTIONS = 512
 
 
 def register(subcommands: argparse._SubParsersAction) -> None:
@@ -62,7 +67,12 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="folder for the game record and scan images (default: the system's data folder)",
     )
-    serve.add_argument("--pin", help="a table PIN every change must carry (digits or letters)")
+    serve.add_argument(
+        "--pin",
+        help="a table PIN or passphrase every change, and reading photos and exports, needs "
+        "(digits or words; a phone gives it once; a passphrase of a few words is the "
+        "safest on a shared network)",
+    )
     serve.add_argument(
         "--max-upload-mb",
         type=float,
@@ -117,7 +127,26 @@ def serve_threads(args: argparse.Namespace) -> int:
 
 
 def build(args: argparse.Namespace):
-    """The composition root: store, recogniser, camera, panel, service, app."""
+    """The composition root: the data folder's lock, then store, recogniser, camera, panel,
+    service, app."""
+    from scanner.store import StoreError, default_data_dir
+    from scanner.store.lock import FolderLock
+
+    check_options(args)
+    data_dir = args.data if args.data is not None else default_data_dir()
+    try:
+        # First: a second server on the same folder stops here, before loading anything.
+        lock = FolderLock.take(data_dir)
+    except StoreError as error:
+        raise CommandError(str(error)) from None
+    try:
+        return (*_build(args, data_dir), lock)
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _build(args: argparse.Namespace, data_dir: Path):
     from hardware.pins import PanelConfigError, load_pin_map
     from scanner.camera import CameraError, default_spec
     from scanner.service import PanelUnavailable, TableCamera, TableService, check_panel_kind
@@ -125,7 +154,6 @@ def build(args: argparse.Namespace):
     from scanner.vision import Recogniser, RecogniserError
     from scanner.web import WebSettings, create_app
 
-    check_options(args)
     try:
         panel_kind = check_panel_kind(args.panel)
         pins = load_pin_map(args.panel_config)
@@ -142,7 +170,7 @@ def build(args: argparse.Namespace):
     except RecogniserError as error:
         raise CommandError(f"the card recogniser cannot start: {error}") from None
     try:
-        store = Store.open(args.data)
+        store = Store.open(data_dir)
     except StoreError as error:
         raise CommandError(str(error)) from None
     service = TableService(store, recogniser, camera, panel_kind=panel_kind, frames=args.frames)
@@ -179,11 +207,16 @@ def build_panel(kind: str, service, pins):
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    service, app = build(args)
+    from scanner.cli import logs
+    from scanner.store.backup import DailyCopies
+
+    service, app, lock = build(args)
     # After the build: a bad option or a missing model stays one line on its own.
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logs.configure()
+    _more_open_files()
     if not _port_free(args.host, args.port):
         service.store.close()
+        lock.release()
         raise CommandError(
             f"port {args.port} on {args.host or 'all addresses'} is in use (is handfoot already "
             "running?); choose another with --port"
@@ -198,12 +231,27 @@ def run_serve(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=2,
         proxy_headers=False,
         server_header=False,
+        log_config=None,  # uvicorn's loggers write through ours (logs.configure)
+        limit_concurrency=MOST_CONNECTIONS,
     )
+    copies = DailyCopies(service.store)
+    copies.start()
     try:
         uvicorn.Server(config).run()
     finally:
+        copies.stop()
         service.store.close()
+        lock.release()
     return EXIT_OK
+
+
+def _more_open_files() -> None:
+    """Raise the soft open-file limit towards :data:`OPEN_FILES` (as far as the hard limit
+    allows), so that many phones' pages do not run the server out of files."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = OPEN_FILES if hard == resource.RLIM_INFINITY else min(OPEN_FILES, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def addresses(host: str, port: int) -> list[str]:

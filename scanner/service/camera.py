@@ -13,6 +13,7 @@ from scanner.camera import FrameSource, ReliableSource, SyntheticSource, open_so
 from scanner.service.errors import NotNow
 
 log = logging.getLogger(__name__)
+DEVICES = ("webcam", "picamera2")
 LAYOUT_FOR_MODE = {"meld": "side", "table": "side", "leftovers": "leftovers"}
 
 
@@ -73,6 +74,27 @@ class TableCamera:
         if isinstance(inner, SyntheticSource) and wanted and inner.layout != wanted:
             inner.advance(layout=wanted)
             log.info("simulated camera: table %d shows %s", inner.table, wanted)
+
+    def check(self) -> str | None:
+        """Open the camera and, when it is a device (a webcam, the Pi camera), take a frame,
+        so that a camera that is not there is known from the start; the problem, or None.
+        Files and rendered tables are only opened: their frames are the scans'."""
+        from scanner.camera import CameraError
+
+        source = self.source
+        try:
+            source.open()
+            if self.kind in DEVICES:
+                source.source.capture()
+        except CameraError as error:
+            self.captured(f"the camera '{self.spec}' does not answer: {error}")
+            log.error("camera %s: %s", self.spec, error)
+        except OSError as error:
+            self.captured(f"the camera '{self.spec}' cannot be opened: {error}")
+            log.error("camera %s: %s", self.spec, error)
+        else:
+            self.captured(None)
+        return self.last_error
 
     def captured(self, error: str | None) -> None:
         """Remember how the last capture went, for the health report."""

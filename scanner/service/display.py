@@ -31,7 +31,7 @@ LOW, HIGH = -(10 ** (WIDTH - 1) - 1), 10**WIDTH - 1  # -999 .. 9999
 BLANK = (" ",) * WIDTH
 BUSY = ("-",) * WIDTH
 WORDS = {"End": " END", "donE": "DONE", "undo": "UNDO"}
-FAULTS = {1}  # Err codes that make amber blink fast: the camera did not answer
+FAULTS = {1, 6}  # Err codes that make amber blink fast: the camera or the disk failed
 SEGMENT_DASH = (0, 0, 0, 0, 0, 0, 1)  # "-": segment g alone; gpiozero's font has no dash
 
 LED_STATES = ("off", "on", "blink", "fast")

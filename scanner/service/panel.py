@@ -27,7 +27,10 @@ ERRORS = {
     3: "no cards were seen",
     4: "the deal cannot be recorded yet: see the page for why",
     5: "no deal of this game is recorded: there is nothing to undo",
+    6: "the game record cannot be saved: the disk is full or read-only (see the page)",
 }
+CAMERA_FAULT = 1
+STORAGE_FAULT = 6
 PANEL_KINDS = ("simulated", "gpio")
 
 

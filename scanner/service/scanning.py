@@ -20,10 +20,11 @@ from scanner.service.camera import TableCamera
 from scanner.service.checks import check_mode
 from scanner.service.errors import Busy, CannotScan, NotNow, ServiceError, Unreadable
 from scanner.service.images import decode_upload, encode_jpeg
+from scanner.service.panel import STORAGE_FAULT
 from scanner.service.views import panel_points, scan_sentence
 from scanner.service.worker import Worker
 from scanner.service.working import check_side, pruned, with_scan
-from scanner.store import ScanRecord, Store
+from scanner.store import ScanRecord, StorageFault, Store
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +139,8 @@ class Scanning(Worker):
             outcome: ScanRecord | ServiceError = record
         except ServiceError as error:
             outcome = error
+        except StorageFault as error:  # the disk, not the camera: its own panel code
+            outcome = CannotScan(str(error), code=STORAGE_FAULT)
         except Exception as error:
             log.exception("scan failed")
             outcome = CannotScan(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from engine import RuleSet
@@ -23,7 +24,9 @@ from scanner.service.buttons import Buttons
 from scanner.service.camera import TableCamera
 from scanner.service.corrections import Corrections
 from scanner.service.games import Games
+from scanner.service.panel import CAMERA_FAULT, STORAGE_FAULT
 from scanner.service.scanning import ScanJob
+from scanner.service.state import TableState
 from scanner.service.views import rules_json, state_json
 from scanner.store import Store
 
@@ -57,8 +60,21 @@ class TableService(Games, Buttons, Corrections):
         worker."""
         if self._worker is not None:
             return
-        self._start_worker(self._restore())
+        self._start_worker(self._with_faults(self._restore()))
         log.info("table service started (game %s)", self._state.game and self._state.game.id)
+
+    def _with_faults(self, state: TableState) -> TableState:
+        """The table at start, showing on the panel what the start-up checks found: the
+        camera opened (and a frame taken), the disk written to."""
+        camera = self.camera.check()
+        if self.store.fault is not None:
+            return replace(
+                state, panel=state.panel.failed(STORAGE_FAULT), message=str(self.store.fault)
+            )
+        if camera is not None:
+            message = camera[:1].upper() + camera[1:] + "."
+            return replace(state, panel=state.panel.failed(CAMERA_FAULT), message=message)
+        return state
 
     def stop(self) -> None:
         if self._worker is None:

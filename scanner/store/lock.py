@@ -27,7 +27,9 @@ class FolderLock:
             data_dir.mkdir(parents=True, exist_ok=True)
             fd = os.open(data_dir / LOCK, os.O_RDWR | os.O_CREAT, 0o640)
         except OSError as error:
-            raise StoreError(
+            from scanner.store.store import storage_fault
+
+            raise storage_fault(error, data_dir) or StoreError(
                 f"The data folder {data_dir} cannot be used ({error.strerror or error})."
             ) from None
         try:
@@ -37,8 +39,9 @@ class FolderLock:
             os.close(fd)
             shown = f"process {holder}" if holder.isdigit() else "another process"
             raise FolderInUse(data_dir, shown) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        with contextlib.suppress(OSError):  # a full disk: the lock holds, unnamed
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         return cls(data_dir / LOCK, fd)
 
     def release(self) -> None:

@@ -91,6 +91,9 @@ class Store:
         path = data_dir / DATABASE
         if path.exists() and not path.is_file():
             raise NotAStore(path, "it is not a file")
+        if not os.access(data_dir, os.W_OK):
+            # SQLite would say "unable to open database file" of a record in WAL mode
+            raise StorageFault("read-only", data_dir)
         # Before SQLite opens it: SQLite would start an emptied file as a new record, and
         # stop reading a damaged log at the damage, both without a word.
         integrity.check_not_emptied(path)
@@ -106,6 +109,9 @@ class Store:
         except BaseException as error:
             for conn in opened:
                 conn.close()
+            if isinstance(error, sqlite3.Error | NotAStore) and _no_room(data_dir):
+                # SQLite cannot open its log on a full disk and calls it an I/O error
+                raise StorageFault("full", data_dir) from None
             if isinstance(error, sqlite3.Error):
                 fault = storage_fault(error, data_dir)
                 if fault is not None:
@@ -503,6 +509,13 @@ class Store:
 
 FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 READ_ONLY_ERRNOS = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def _no_room(folder: Path) -> bool:
+    try:
+        return shutil.disk_usage(folder).free < 2**20
+    except OSError:
+        return False
 
 
 def storage_fault(error: BaseException, where: Path) -> StorageFault | None:

@@ -21,6 +21,7 @@ from scanner.service.checks import parse_rules
 from scanner.service.display import state_face
 from scanner.service.views import public_view, rules_json
 from scanner.web import rules_form
+from scanner.web.streams import COME_BACK_MS, StreamLimit
 
 log = logging.getLogger(__name__)
 
@@ -264,27 +265,36 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
         future.result(timeout=HOLD_WAIT_S)
         return {"panel": service.state.panel.to_json(), "face": panel_face(service, panel)}
 
+    streams = StreamLimit()
+
     @router.get("/events", response_class=EventSourceResponse)
-    async def events() -> AsyncIterator[ServerSentEvent]:
+    async def events(request: Request) -> AsyncIterator[ServerSentEvent]:
         """Every change to the table as it happens (event ``state``); the page reloads the
-        part it shows. The first event tells the version the page should have."""
+        part it shows. The first event tells the version the page should have. Past the cap
+        on open streams the oldest is closed, told to come back in half a minute."""
         loop = asyncio.get_running_loop()
         waiting: asyncio.Queue[dict] = asyncio.Queue(maxsize=EVENT_QUEUE)
 
         def hand_on(event: dict) -> None:
             loop.call_soon_threadsafe(_put_latest, waiting, event)
 
+        client = request.client.host if request.client else "unknown"
+        stream = streams.open(client, lambda: _put_latest(waiting, {"kind": "too-many"}))
         unsubscribe = service.events.subscribe(hand_on)
         try:
             first = {"kind": "hello", "version": service.state.version}
             yield ServerSentEvent(data=first, event="state", retry=2000)
             while True:
                 event = await waiting.get()
+                if event.get("kind") == "too-many":
+                    yield ServerSentEvent(comment="too many open pages", retry=COME_BACK_MS)
+                    return
                 if event.get("kind") == "closed":
                     return
                 yield ServerSentEvent(data=event, event="state", id=str(event["version"]))
         finally:
             unsubscribe()
+            streams.done(stream)
 
     return router
 

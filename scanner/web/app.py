@@ -24,10 +24,12 @@ from scanner.web.security import (
     HostGuard,
     SecurityHeaders,
 )
+from scanner.web.streams import CloseAfterStream
 
 HERE = Path(__file__).resolve().parent
 MB = 2**20
 UPLOAD_PATH = "/api/scans/upload"
+EVENTS_PATH = "/api/events"
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,7 @@ def create_app(
 
     # Added innermost first: the Host check runs before anything else, and every answer, a
     # refusal too, carries the security headers.
+    app.add_middleware(CloseAfterStream, path=EVENTS_PATH)
     app.add_middleware(BodyLimit, limit_for=limit_for)
     app.add_middleware(ChangeGuard, pin=settings.pin)
     app.add_middleware(HostGuard, allow=HostAllowList(settings.allowed_hosts))

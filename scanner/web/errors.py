@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 
 from engine import HandfootError
 from scanner.service import ServiceError
-from scanner.store import BadValue, Conflict, NotFound, StoreError
+from scanner.store import BadValue, Conflict, DamagedRow, NotFound, StorageFault, StoreError
 from scanner.web.i18n import page_words
 
 log = logging.getLogger(__name__)
@@ -128,6 +128,8 @@ def install(app: FastAPI) -> None:
         if isinstance(error, BadValue):
             return answer(request, 400, str(error))
         log.error("game record: %s", error)
+        if isinstance(error, StorageFault | DamagedRow):  # the sentence says it all
+            return answer(request, 503, str(error))
         return answer(request, 503, f"The game record cannot be used right now: {error}")
 
     @app.exception_handler(RequestValidationError)

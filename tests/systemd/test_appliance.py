@@ -73,6 +73,14 @@ def test_the_unit_runs_handfoot_as_its_own_user_with_camera_and_gpio(service):
     assert service["ProtectSystem"] == ["strict"] and service["NoNewPrivileges"] == ["yes"]
 
 
+def test_the_unit_gives_the_server_enough_open_files(service):
+    from scanner.cli.serve_cmd import MOST_CONNECTIONS, OPEN_FILES
+    from scanner.web.streams import IN_ALL
+
+    files = int(service["LimitNOFILE"][0])
+    assert files == OPEN_FILES and files > MOST_CONNECTIONS + IN_ALL + 256
+
+
 def test_the_unit_serves_the_page_to_the_network(service):
     command = shlex.split(service["ExecStart"][0])
     assert command[0] == script_setting("VENV") + "/bin/handfoot"
