@@ -99,7 +99,7 @@ def check_meld(cards: Iterable[Card], rules: RuleSet) -> MeldCheck:
     size = len(body)
     problems = [
         *_natural_problems(naturals, wilds, kind, rules),
-        *_size_problems(size, rules),
+        *_size_problems(size, rules, ladies=len(ladies)),
         *_wild_problems(kind, size, len(wilds), rules),
     ]
     complete = size >= rules.book_size
@@ -175,12 +175,17 @@ def _natural_problems(
     return problems
 
 
-def _size_problems(size: int, rules: RuleSet) -> list[Problem]:
+def _size_problems(size: int, rules: RuleSet, *, ladies: int = 0) -> list[Problem]:
     if size < rules.meld_min:
+        # A Lady is the cap of a group, not one of its cards: say so, or "LADY LADY 12"
+        # reads as three cards counted as one.
+        capped = f" and {ladies} {'Lady' if ladies == 1 else 'Ladies'}" if ladies else ""
+        besides = " besides its Lady" if ladies else ""
         return [
             Problem(
                 Code.TOO_FEW_CARDS,
-                f"a meld needs at least {rules.meld_min} cards (this one has {size})",
+                f"a meld needs at least {rules.meld_min} cards{besides} "
+                f"(this one has {size}{capped})",
             )
         ]
     if rules.meld_max is not None and size > rules.meld_max:

@@ -300,6 +300,12 @@ def _write_annotated(folder: Path, scan) -> None:
         raise CommandError(str(error)) from None
 
 
+def marked(cards) -> str:
+    """Codes as the text output shows them: ``?`` after each card to check, wherever it lies
+    (a meld, the red threes, the cards left over), as the JSON's ``check`` says."""
+    return " ".join(f"{card.code}?" if card.check else card.code for card in cards)
+
+
 def print_scan(name: str, scan) -> None:
     total = scan.timing_ms["total"]
     if scan.result is None:
@@ -311,17 +317,17 @@ def print_scan(name: str, scan) -> None:
     print(f"{name}: {count} card{'' if count == 1 else 's'}{frames} ({total:.0f} ms)")
     for number, meld in enumerate(result.melds, start=1):
         verdict = meld.verdict
-        codes = " ".join(f"{c.code}?" if c.check else c.code for c in meld.cards)
+        codes = marked(meld.cards)
         state = "legal" if verdict.legal else "ILLEGAL"
         print(f"  meld {number}: {codes} — {verdict.label}, {state}, {verdict.points} points")
         for problem in verdict.problems:
             print(f"    {problem.message}")
     if result.red_threes:
-        print(f"  red threes: {' '.join(card.code for card in result.red_threes)}")
+        print(f"  red threes: {marked(result.red_threes)}")
     if result.leftovers:
-        print(f"  left over: {' '.join(card.code for card in result.leftovers)}")
+        print(f"  left over: {marked(result.leftovers)}")
     for item in result.unplaced:
-        print(f"  not counted: {item.card.code} ({item.reason})")
+        print(f"  not counted: {marked([item.card])} ({item.reason})")
     if result.strays:
         marks = " ".join(f"{item.card.code}?" for item in result.strays)
         print(f"  unsure marks far from every card, not counted: {marks}")

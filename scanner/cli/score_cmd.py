@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from engine import (
     DealResult,
@@ -13,6 +14,7 @@ from engine import (
     deal_from_json,
     format_cards,
     game_from_json,
+    rules_from_toml,
     score_deal,
     score_game,
 )
@@ -61,9 +63,26 @@ def run_score(args: argparse.Namespace) -> int:
     return EXIT_OK if result.possible else EXIT_NO
 
 
+def page_export(data: Any) -> tuple[list, str] | None:
+    """The table page's own game export (``/api/games/N/export.json``): its deals as a list,
+    and the game's house-rules text ("" for a preset). None for any other JSON."""
+    if not isinstance(data, dict) or "game" not in data or not isinstance(data["game"], dict):
+        return None
+    deals = data.get("deals")
+    if not isinstance(deals, list):
+        return None
+    listed = [entry.get("deal") if isinstance(entry, dict) else entry for entry in deals]
+    return listed, str(data["game"].get("rules_toml") or "")
+
+
 def run_game(args: argparse.Namespace) -> int:
     data, folder = read_json(args.file)
     override, resolve = _resolver(args, folder)
+    exported = page_export(data)
+    if exported is not None:
+        data, house = exported
+        if house.strip() and override is None:  # the game's own house rules, as it was played
+            override = rules_from_toml(house, source=f"{args.file} (the game's house rules)")
     game = score_game(game_from_json(data, rules=override, resolve=resolve))
     if args.json:
         print_json(game_as_json(game))
