@@ -25,7 +25,7 @@ MODEL_JOBS ?= $(shell nproc)
 MODEL_ARGS ?=
 TRAIN_STAMP := $(VENV)/.train-installed
 
-.PHONY: run test lint format clean fonts chromium shellcheck model
+.PHONY: run test lint format clean fonts chromium shellcheck model soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -83,6 +83,12 @@ test: $(STAMP) fonts chromium shellcheck
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
+
+# The hardening review's attacks and faults against real servers on 127.0.0.1 (temporary data
+# folders, a few minutes), as a table; SOAK_ROUNDS=3 for a longer run.
+SOAK_ROUNDS ?= 1
+soak: $(STAMP)
+	$(BIN)/python -m tests.soak --rounds $(SOAK_ROUNDS)
 
 $(TRAIN_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[train]'
