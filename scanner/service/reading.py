@@ -333,7 +333,35 @@ def _view(reading: dict, melds: list, problems: list[str], totals: dict) -> dict
         "small_px": reading.get("small_px"),
         "advice": None if advice is None else advice.message,
         "targets": targets(reading),
+        "picture": picture_cards(reading, melds),
     }
+
+
+def picture_cards(reading: dict, melds: list[dict]) -> list[dict]:
+    """Every card read with where it lies in the picture (cards added by hand have no place),
+    for drawing the picture with each card outlined and named: its code, whether it is to
+    check or was corrected, and where it counts (``where``, as the card list says it)."""
+    legal = {f"meld:{meld['number']}": meld["legal"] for meld in melds}
+    groups = [(f"meld:{n}", cards) for n, cards in enumerate(reading["melds"], 1)]
+    groups += [(name, reading[name]) for name in ("red_threes", "leftovers", "unplaced")]
+    shown = []
+    for where, cards in groups:
+        for card in cards:
+            if not card.get("polygon"):
+                continue
+            shown.append(
+                {
+                    "id": card["id"],
+                    "code": card["code"],
+                    "polygon": card["polygon"],
+                    "box": card.get("box"),
+                    "check": bool(card.get("check")) and not card.get("accepted"),
+                    "corrected": bool(card.get("corrected")),
+                    "where": "" if where == "unplaced" else where,
+                    "counted": where != "unplaced" and legal.get(where, True),
+                }
+            )
+    return shown
 
 
 # A scan's totals under the names of the deal's lines (engine.scoring.LINE_TITLES), so that a

@@ -168,3 +168,174 @@ def test_the_engines_problem_with_a_typed_rules_text_is_in_plain_words(server):
         timeout=30,
     )
     assert "handfoot rules show" not in answer.json()["error"]  # no command to run
+
+
+TOPMOST_MARK = """() => {
+  for (const mark of document.querySelectorAll('#live figure.picture svg.marks g.mark')) {
+    mark.querySelector('text').scrollIntoView({block: 'center'});
+    const box = mark.querySelector('text').getBoundingClientRect();
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && hit.closest('g.mark') === mark) { return mark.getAttribute('data-card'); }
+  }
+  return null;
+}"""
+
+
+def scan_on_the_page(phone: Phone) -> int:
+    """The big Scan button of the next step; the scan's id once its block is shown."""
+    page = phone.page
+    before = (
+        page.locator("#live .scan").get_attribute("data-scan-id")
+        if page.locator("#live .scan").count()
+        else None
+    )
+    page.locator("#scan-button").click()
+    page.wait_for_function(
+        "before => { const s = document.querySelector('#live .scan');"
+        " return (s && s.getAttribute('data-scan-id') !== before)"
+        " || document.querySelector('#status.bad'); }",
+        arg=before,
+    )
+    assert not page.locator("#status.bad").count(), phone.status()
+    return int(page.locator("#live .scan").get_attribute("data-scan-id"))
+
+
+def test_a_card_corrected_on_the_picture_in_two_taps(server, phones):
+    """Problems 5 and 7: the picture shows every card's name at a size a phone can read;
+    tapping one opens its correction with a close-up of that card; one tap on the right rank
+    corrects it (2 taps in all, not 4 through a list of 27 codes); the card is marked as
+    corrected in the list and on the picture, which is drawn again at once."""
+    fresh_game(server)
+    phone = phones("picture-taps", PHONE)
+    page = phone.page
+    with_pin(phone)
+    scan_on_the_page(phone)
+    page.wait_for_selector("#live figure.picture svg.marks g.mark")
+    harness.assert_readable(phone, "the picture with its cards named")
+    phone.shot("picture")
+    card_id = page.evaluate(TOPMOST_MARK)
+    assert card_id, "no card's name on the picture can be tapped"
+    mark = page.locator(f"#live svg.marks g.mark[data-card='{card_id}']")
+    code = mark.get_attribute("data-code")
+    taps = 0
+    mark.locator("text").click()
+    taps += 1
+    assert page.locator("#picker").is_visible()
+    assert page.locator("#picker-title").inner_text().startswith(f"Card {code}")
+    assert page.locator("#picker-close-up canvas").is_visible()  # the close-up of that card
+    colours = page.locator("#picker-colours button").all_inner_texts()
+    if code != "JK":
+        assert colours == ["Red ♥♦", "Black ♠♣"]
+    harness.assert_readable(phone, "the card picker with rank and colour buttons")
+    phone.shot("picker-ranks", full_page=False)
+    other = page.locator("#picker-ranks button[aria-pressed=false]").first
+    rank = other.get_attribute("data-rank")
+    other.click()
+    taps += 1
+    page.wait_for_selector(f"#live .card[data-card='{card_id}'].corrected")
+    new_code = page.locator(f"#live .card[data-card='{card_id}']").get_attribute("data-code")
+    assert new_code.startswith(rank) and new_code != code
+    assert taps == 2
+    said = page.locator("#live .outcome")  # said beside the card's meld, in sight
+    said.wait_for(state="visible")
+    assert said.inner_text() == "Corrected." and harness.in_sight(said)
+    page.wait_for_function(
+        "([id, code]) => { const m = document.querySelector("
+        "`#live svg.marks g.mark[data-card='${id}']`);"
+        " return m && m.getAttribute('data-code') === code && m.textContent.includes('✎'); }",
+        arg=[card_id, new_code],
+    )
+    phone.shot("picture-corrected")
+
+
+def test_a_special_deck_game_shows_only_what_that_deck_has(server, phones):
+    """Problem 10: no "Add a red three", no "(such as 5B JK)", no colours for the special
+    deck; its own card names as the picker's buttons."""
+    fresh_game(server, rules="handnfoot")
+    phone = phones("special-deck", PHONE)
+    page = phone.page
+    with_pin(phone)
+    scan_on_the_page(phone)
+    assert not page.get_by_text("Add a red three").count()
+    assert not page.get_by_role("heading", name="Red threes").count()
+    page.locator("#live .scan .card").first.click()
+    ranks = page.locator("#picker-ranks button").all_inner_texts()
+    assert {"LORD", "LADY", "VILLAIN", "JESTER", "JOKER", "12"} <= set(ranks)
+    assert page.locator("#picker-colours").is_hidden()
+    page.get_by_role("button", name="Close").click()
+    phone.open("/deal")
+    assert "5B JK" not in page.locator("#live").inner_text()
+
+
+def test_feedback_where_the_finger_is(server, phones):
+    """Problem 4: after "Save the typed cards" the outcome is under the button and the side
+    says what was typed (not "Not scanned."); after Confirm the next deal does not show an
+    all-zero preview with four warnings, and the outcome is where the finger was."""
+    fresh_game(server)
+    phone = phones("feedback", PHONE)
+    page = phone.page
+    with_pin(phone, "/deal")
+    them = page.locator(".side-end").filter(has=page.get_by_role("heading", name="Them"))
+    them.get_by_label("Cards left in hand, typed").fill("5b jk")
+    them.get_by_role("button", name="Save the typed cards").click()
+    outcome = them.locator("form + .outcome")
+    outcome.wait_for(state="visible")
+    assert harness.in_sight(outcome) and outcome.inner_text() == "Saved."
+    page.wait_for_selector(".side-end .typed-now")
+    assert "5B JK" in them.locator(".typed-now").inner_text()
+    assert "Not scanned" not in them.locator(".part").nth(1).inner_text()
+    phone.shot("typed-saved", full_page=False)
+
+    page.get_by_role("button", name="Confirm deal 1").click()  # asks: Us has nothing in
+    assert phone.dialogs and "Us" in phone.dialogs[-1]
+    page.wait_for_selector("h1:has-text('End of deal 2')")
+    near = page.locator(".outcome")
+    near.wait_for(state="visible")
+    assert "Deal 1 is recorded" in near.inner_text() and harness.in_sight(near)
+    assert page.locator(".preview td").count() == 0  # no all-zero preview
+    assert page.locator(".preview .notice").count() == 0  # nor its warnings
+    phone.shot("confirmed", full_page=False)
+
+
+def test_dark_mode_join_code_leader_language_and_home_screen(server, phones, browser):
+    """Problem 10: a phone set to dark gets a dark page, with a toggle that is remembered;
+    a QR code and link to join; the leader and the gap; the page in the phone's language or
+    the one picked; a manifest with icons for the home screen."""
+    fresh_game(server)
+    post(server, "/api/deal/side", {"side": "Us", "hand": "KB"})
+    post(server, "/api/deal/side", {"side": "Them", "hand": "5B"})
+    post(server, "/api/deal/confirm", {"accept_checks": True, "deal": 1})
+
+    context = browser.new_context(
+        viewport=PHONE, color_scheme="dark", locale="sv-SE", device_scale_factor=1
+    )
+    page = context.new_page()
+    try:
+        page.goto(server + "/")
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(18, 20, 23)", background  # dark, as the phone is
+        assert page.locator("html").get_attribute("lang") == "sv"
+        assert page.get_by_role("link", name="Nytt spel").count() == 1
+        assert page.locator(".leader").inner_text() == "Them leder med 5"
+        page.locator("#theme").click()
+        light = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert light == "rgb(255, 255, 255)"
+        page.reload()
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == light
+        page.select_option("#language", "da")
+        page.wait_for_load_state("load")
+        page.wait_for_function("() => document.documentElement.lang === 'da'")
+        assert page.locator(".leader").inner_text() == "Them fører med 5"
+        page.locator("details.join summary").click()
+        assert page.locator("details.join .qr svg path").count() >= 1
+        link = page.locator("details.join .join-link").inner_text()
+        assert link.startswith("http://") and link.endswith("/")
+        page.screenshot(path=harness.ARTEFACTS / "dark-join.png", full_page=True)
+    finally:
+        context.close()
+
+    manifest = get(server, "/manifest.webmanifest")
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    for icon in manifest["icons"]:
+        assert httpx2.get(server + icon["src"], timeout=10).status_code == 200

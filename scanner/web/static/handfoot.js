@@ -207,6 +207,7 @@
           reopenFolds(folds);
           restoreFields(typed, typing);
           keepUpload(upload);
+          drawPictures();
         }
         var version = Number(page.body.getAttribute("data-version")) || seenVersion;
         if (version > seenVersion) { seenVersion = version; }
@@ -484,6 +485,7 @@
       reason.textContent = "Choose the card the camera missed.";
     }
     fillQuick(card ? pickerState.code : null);
+    if (card) { closeUp(pickerState.scan, pickerState.card); } else { closeUp(null, null); }
     Array.prototype.forEach.call(picker.querySelectorAll("[data-for=card]"), function (row) { row.hidden = !card; });
     picker.querySelector("[data-for=check]").hidden = !(card && card.classList.contains("check"));
     picker.querySelector("[data-for=move]").hidden = !card || !to.options.length;
@@ -508,7 +510,7 @@
       if (action === "move") { body.to = document.getElementById("picker-to").value; }
     }
     var url = "/api/scans/" + pickerState.scan + "/corrections";
-    var key = "#scan-" + pickerState.scan + " [data-card='" + pickerState.card + "']";
+    var key = "#scan-" + pickerState.scan + " button.card[data-card='" + pickerState.card + "']";
     if (action === "add" || action === "delete" || pickerState.card === null) { key = "#scan-" + pickerState.scan + " .summary"; }
     closePicker();
     say(w("correcting"));
@@ -728,6 +730,100 @@
     api("POST", "/api/rules/form", { base: rulesForm.base, changed: changedRules() }).then(function (data) {
       if (data.ok) { document.getElementById("rules_toml").value = data.toml; }
     });
+  }
+
+  /* The picture as the way to check: the photo with every card read outlined and named in
+     letters a phone can read, drawn from the scan's reading as it is now (so corrections
+     show at once). A card on the picture is tapped as its button in the list is. */
+  var SVG = "http://www.w3.org/2000/svg";
+  var LABEL_PX = 20;
+
+  function pictureCards(figure) {
+    try { return JSON.parse(figure.getAttribute("data-cards") || "[]"); } catch (e) { return []; }
+  }
+
+  function drawPicture(figure) {
+    var img = figure.querySelector("img");
+    if (!img || !img.naturalWidth || !img.clientWidth) { return; }
+    var old = figure.querySelector("svg.marks");
+    if (old) { old.parentNode.removeChild(old); }
+    var scale = img.naturalWidth / img.clientWidth;  /* picture px per screen px */
+    var svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", "marks");
+    svg.setAttribute("viewBox", "0 0 " + img.naturalWidth + " " + img.naturalHeight);
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", "Cards on the picture");
+    var scan = figure.getAttribute("data-scan");
+    var list = document.getElementById("scan-" + scan);
+    pictureCards(figure).forEach(function (card) {
+      var button = list ? list.querySelector("button.card[data-card='" + card.id + "']") : null;
+      var group = document.createElementNS(SVG, "g");
+      var state = card.check ? "check" : (card.corrected ? "corrected" : (card.counted ? "ok" : "bad"));
+      group.setAttribute("class", "mark " + state);
+      group.setAttribute("data-scan", scan);
+      group.setAttribute("data-card", String(card.id));
+      group.setAttribute("data-code", card.code);
+      group.setAttribute("data-where", card.where);
+      group.setAttribute("data-targets", button ? button.getAttribute("data-targets") : "");
+      group.setAttribute("data-reason", button ? button.getAttribute("data-reason") : "");
+      group.setAttribute("tabindex", "0");
+      group.setAttribute("role", "button");
+      group.setAttribute("aria-label", card.code + (card.check ? ", to check" : "") + ": tap to change");
+      var outline = document.createElementNS(SVG, "polygon");
+      outline.setAttribute("points", card.polygon.map(function (p) { return p[0] + "," + p[1]; }).join(" "));
+      outline.setAttribute("stroke-width", String(3 * scale));
+      group.appendChild(outline);
+      var at = card.box ? [card.box[0], card.box[1]] : card.polygon[0];
+      var label = document.createElementNS(SVG, "text");
+      label.setAttribute("x", String(at[0]));
+      label.setAttribute("y", String(at[1]));
+      label.setAttribute("font-size", String(LABEL_PX * scale));
+      label.setAttribute("stroke-width", String(4 * scale));
+      label.textContent = card.code + (card.check ? "?" : "") + (card.corrected ? " ✎" : "");
+      group.appendChild(label);
+      svg.appendChild(group);
+    });
+    figure.querySelector(".picture-box").appendChild(svg);
+  }
+
+  function drawPictures() {
+    Array.prototype.forEach.call(document.querySelectorAll("figure.picture"), function (figure) {
+      var img = figure.querySelector("img");
+      if (img && !img.complete) { img.addEventListener("load", function () { drawPicture(figure); }); return; }
+      drawPicture(figure);
+    });
+  }
+  drawPictures();
+  window.addEventListener("resize", drawPictures);
+
+  /* A close-up of one card, cut from the picture, beside the picker's buttons. */
+  function closeUp(scan, cardId) {
+    var box = document.getElementById("picker-close-up");
+    if (!box) { return; }
+    box.innerHTML = "";
+    box.hidden = true;
+    var figure = document.querySelector("figure.picture[data-scan='" + scan + "']");
+    var img = figure && figure.querySelector("img");
+    if (!img || !img.naturalWidth) { return; }
+    var card = pictureCards(figure).filter(function (each) { return each.id === cardId; })[0];
+    if (!card) { return; }
+    var xs = card.polygon.map(function (p) { return p[0]; });
+    var ys = card.polygon.map(function (p) { return p[1]; });
+    var left = Math.max(0, Math.min.apply(null, xs)), top = Math.max(0, Math.min.apply(null, ys));
+    var width = Math.min(img.naturalWidth, Math.max.apply(null, xs)) - left;
+    var height = Math.min(img.naturalHeight, Math.max.apply(null, ys)) - top;
+    if (width < 2 || height < 2) { return; }
+    var canvas = document.createElement("canvas");
+    var shown = Math.min(240, Math.round(240 * width / height));
+    canvas.width = shown;
+    canvas.height = Math.round(shown * height / width);
+    canvas.setAttribute("role", "img");
+    canvas.setAttribute("aria-label", "The card as the camera saw it");
+    try {
+      canvas.getContext("2d").drawImage(img, left, top, width, height, 0, 0, canvas.width, canvas.height);
+    } catch (e) { return; }
+    box.appendChild(canvas);
+    box.hidden = false;
   }
 
   /* Dark or light: the phone's own setting until someone picks one here (kept in a cookie,
