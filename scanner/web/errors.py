@@ -95,9 +95,9 @@ def validation_sentence(errors: list[dict]) -> str:
         "model_type": "must be an object",
         "string_too_long": "is too long",
         "greater_than_equal": "is too small",
+        "less_than_equal": "is too large",
     }
     reason = reasons.get(kind)
-        "less_than_equal": "is too large",
     if reason is None:
         message = str(first.get("msg", "is not valid"))
         reason = message.replace("Input should be", "must be").replace("Value error, ", "")
