@@ -13,6 +13,13 @@ FONT_PROBES := /usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed-Bold.ttf \
 	/usr/share/fonts/truetype/freefont/FreeSansBold.ttf \
 	/usr/share/fonts/opentype/urw-base35/P052-Bold.otf
 
+# Printed deck designs the scene renderer draws beside its own (model/synth/deck_art): Debian's
+# SVG decks and librsvg's rasteriser. `make model` installs them as root, as `fonts` does the
+# typefaces; without them the renderer draws its procedural designs alone and says so.
+ART_PACKAGES := kdegames-card-data-kf5 gnome-cards-data librsvg2-bin
+ART_PROBES := /usr/share/carddecks/svg-standard/standard.svgz \
+	/usr/share/aisleriot/cards/anglo.svgz /usr/bin/rsvg-convert
+
 # `make model` retrains the recogniser from scratch: render scenes, cut samples, train the
 # locator and the classifier, then the verifier, the refiner and the wider classifier on the
 # exported locator's marks and the face reader on the labels, with checkpoints (an interrupted run resumes where it stopped), export and check ONNX.
@@ -25,7 +32,7 @@ MODEL_JOBS ?= $(shell nproc)
 MODEL_ARGS ?=
 TRAIN_STAMP := $(VENV)/.train-installed
 
-.PHONY: run test lint format clean fonts chromium shellcheck model soak
+.PHONY: run test lint format clean fonts deck-art chromium shellcheck model soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +58,20 @@ fonts:
 	  else \
 	    echo "note: some card typefaces are missing; for every deck style run:"; \
 	    echo "  sudo apt-get install $(FONT_PACKAGES)"; \
+	  fi; \
+	fi
+
+deck-art:
+	@missing=""; for f in $(ART_PROBES); do [ -e "$$f" ] || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing printed deck designs: $(ART_PACKAGES)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(ART_PACKAGES) >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null && \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(ART_PACKAGES) >/dev/null; }; \
+	  else \
+	    echo "note: printed deck designs are missing; scenes will draw procedural faces only:"; \
+	    echo "  sudo apt-get install $(ART_PACKAGES)"; \
 	  fi; \
 	fi
 
@@ -94,7 +115,7 @@ $(TRAIN_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	touch $(TRAIN_STAMP)
 
-model: $(TRAIN_STAMP) fonts
+model: $(TRAIN_STAMP) fonts deck-art
 	$(BIN)/handfoot synth --out $(MODEL_WORK)/scenes --count $(MODEL_SCENES) --seed 1001 --jobs $(MODEL_JOBS) --resume
 	$(BIN)/python -m model.recogniser.train all --scenes $(MODEL_WORK)/scenes \
 		--work $(MODEL_WORK) --out model $(MODEL_ARGS)

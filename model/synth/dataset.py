@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from model.synth.deck_art.faces import available_for, prepare
 from model.synth.scene import Scene, render_scene
 
 
@@ -24,6 +25,7 @@ class RunSpec:
     layout: str = "training"
     styles: tuple[str, ...] = ()
     surfaces: tuple[str, ...] = ()
+    art: float = 0.0  # share of standard designs drawn as printed decks (deck_art)
 
     def render(self, index: int) -> Scene:
         return render_scene(
@@ -35,7 +37,16 @@ class RunSpec:
             layout=self.layout,
             styles=self.styles,
             surfaces=self.surfaces,
+            art=self.art,
         )
+
+    def art_designs(self) -> list[str]:
+        """The printed decks this run may draw (those installed), by name."""
+        if self.styles:
+            return [name for name in self.styles if name.startswith("art-")]
+        if self.deck == "special" or self.art == 0:
+            return []
+        return [style.name for style in available_for(self.split)]
 
 
 def scene_name(index: int) -> str:
@@ -73,6 +84,11 @@ def _run_description(spec: RunSpec, count: int) -> dict:
         description["styles"] = list(spec.styles)
     if spec.surfaces:
         description["surfaces"] = list(spec.surfaces)
+    if spec.art:
+        description["art"] = spec.art
+    designs = spec.art_designs()
+    if designs:  # a run drawn where other printed decks are installed is another run
+        description["art_designs"] = designs
     return description
 
 
@@ -106,6 +122,8 @@ def write_run(
         {i for i in range(count) if (out / (scene_name(i) + ".json")).exists()} if resume else set()
     )
     todo = [i for i in range(count) if i not in done]
+    if todo:  # rasterise the printed decks once, with every worker, before the scenes
+        prepare(spec.art_designs(), jobs)
     bar = tqdm(total=count, initial=len(done), desc="scenes", unit="scene", disable=not progress)
     for index, jpeg, labels in _rendered(spec, todo, jobs):
         # The labels go last, so a scene with labels is a whole scene.
@@ -183,6 +201,7 @@ def contact_sheet(scenes: list[Scene], *, columns: int = 3, tile_width: int = 80
 
 
 def write_preview(path: Path, spec: RunSpec, count: int, *, columns: int = 3) -> None:
+    prepare(spec.art_designs())
     scenes = [spec.render(index) for index in range(count)]
     sheet = contact_sheet(scenes, columns=columns)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -24,6 +24,7 @@ from model.synth.clutter import (
     plan_tidy_clutter,
 )
 from model.synth.compose import Canvas, placement_matrix, prepare_mips
+from model.synth.deck_art.faces import available_for, is_art
 from model.synth.faces import (
     ALL_STYLES,
     TRAINING_ONLY_STYLES,
@@ -64,6 +65,10 @@ TEXTURE_SIZE = (1536, 1152)  # the table texture, drawn once per surface and var
 TEXTURE_PX_PER_MM = TEXTURE_SIZE[0] / FIELD_MM  # the surfaces draw FIELD_MM across a texture
 HELD_OUT_SHARE = 0.6  # in test scenes, how often the held-out designs are used
 VARIED_SHARE = 0.5  # in training scenes, how often the varied designs are (faces/varied.py)
+# A training run's share of standard-deck designs drawn as a printed deck (model/synth/deck_art:
+# Debian's SVG decks) instead of a procedural one, as `handfoot synth` draws it; a scene drawn
+# without ``art=`` (the simulated camera, the tests) and a test run draw none unless asked.
+ART_SHARE = 0.4
 
 
 class Scene:
@@ -98,6 +103,36 @@ def shot_rng(
     if layout != "training":  # shot is 1 or more here, so never a scene's key
         key.append(LAYOUTS.index(layout))
     return np.random.default_rng(np.random.SeedSequence(key))
+
+
+def art_rng(
+    seed: int, index: int, split: str, deck: str, layout: str = "training"
+) -> np.random.Generator:
+    """The generator that picks a scene's printed decks: its own, so the rest of the scene is
+    drawn from the same numbers whether or not printed decks are installed or asked for."""
+    key = [seed, index, SPLITS.index(split), DECKS.index(deck), LAYOUTS.index(layout), 0xA27]
+    return np.random.default_rng(np.random.SeedSequence(key))
+
+
+def default_art(split: str) -> float:
+    """The share of printed decks a run of ``split`` draws unless told otherwise."""
+    return ART_SHARE if split == "train" else 0.0
+
+
+def _with_art(
+    rng: np.random.Generator, picked: list[CardStyle], split: str, share: float
+) -> list[CardStyle]:
+    """Each standard design of ``picked`` turned, with probability ``share``, into a printed
+    deck of ``split`` (held-out ones in a test scene), never the same one twice."""
+    pool = list(available_for(split)) if share > 0 else []
+    out = []
+    for style in picked:
+        left = [s for s in pool if s not in out]
+        draw, pick = rng.random(), rng.integers(1 << 30)
+        if style.deck == "standard" and left and draw < share:
+            style = left[int(pick) % len(left)]
+        out.append(style)
+    return out
 
 
 def _later_light(rng: np.random.Generator, light: effects.Light) -> effects.Light:
@@ -144,6 +179,7 @@ def _pools(
         surface = surface_by_name(tables[drawn % len(tables)])
     if only:  # the designs asked for, as many as would have been drawn
         named = [s for s in ALL_STYLES if s.name in only]
+        named += [style_by_name(name) for name in only if name.startswith("art-")]
         picked = [
             named[i] for i in rng.choice(len(named), size=min(count, len(named)), replace=False)
         ]
@@ -166,6 +202,8 @@ def check_styles(names: tuple[str, ...], split: str, deck: str) -> None:
     of another deck, held-out designs in a training run, training-only ones in a test run."""
     for name in names:
         style = style_by_name(name)
+        if is_art(style) and not any(s.name == name for s in available_for(style.split)):
+            raise ValueError(f"{name} is a printed deck that is not installed here")
         if style.deck != deck:
             raise ValueError(
                 f"{name} is a design of the {style.deck} deck: use --deck {style.deck}"
@@ -294,6 +332,7 @@ def render_scene(
     layout: str = "training",
     styles: tuple[str, ...] = (),
     surfaces: tuple[str, ...] = (),
+    art: float = 0.0,
 ) -> Scene:
     """Render scene ``index`` of the run seeded ``seed``. ``photographic=False`` leaves out
     light, blur, noise and JPEG (the labels are the same); ``glyphs=False`` draws every card
@@ -312,7 +351,12 @@ def render_scene(
 
     ``styles`` (names of card designs, all of ``deck``) draws the cards from those designs alone,
     for a run that teaches them: the rest of the scene is drawn as the run would draw it;
-    ``surfaces`` (names of table surfaces) the same for the table."""
+    ``surfaces`` (names of table surfaces) the same for the table.
+
+    ``art`` is the share of the scene's standard designs drawn as printed decks (Debian's SVG
+    decks, ``model.synth.deck_art``; a training run draws ``ART_SHARE``): a training scene
+    draws the training ones, a test scene the held-out ones. Where none are installed the
+    scene draws its procedural designs, and the log says so once."""
     if split not in SPLITS or deck not in DECKS:
         raise ValueError(f"split must be one of {SPLITS} and deck one of {DECKS}")
     if layout not in LAYOUTS:
@@ -322,7 +366,11 @@ def render_scene(
     if shot < 0:
         raise ValueError(f"shot must be 0 or more, not {shot}")
     rng = scene_rng(seed, index, split, deck, layout)
+    if not 0.0 <= art <= 1.0:
+        raise ValueError(f"art must be a share from 0 to 1, not {art}")
     chosen_deck, designs, surface = _pools(rng, split, deck, styles, surfaces)
+    if not styles:
+        designs = _with_art(art_rng(seed, index, split, deck, layout), designs, split, art)
     if layout == "training":
         camera = sample_camera(rng, size)
         light = effects.sample_light(rng, camera.width, camera.height, camera.px_per_mm)

@@ -65,6 +65,14 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         metavar="NAME[,NAME…]",
         help="lay the cards on these table surfaces alone, to teach them",
     )
+    parser.add_argument(
+        "--art",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share of the standard designs drawn as printed decks (Debian's SVG decks; "
+        "default 0.4 in a training run, 0 in a test run, which draws the held-out ones)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
@@ -81,15 +89,24 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise CommandError("--jobs must be at least 1")
     from model.synth.dataset import RunMismatchError, RunSpec, write_preview, write_run
-    from model.synth.scene import check_styles, check_surfaces
+    from model.synth.scene import check_styles, check_surfaces, default_art
 
     try:
         check_styles(args.styles, args.split, args.deck)
         check_surfaces(args.surfaces, args.split)
     except (ValueError, KeyError) as error:
         raise CommandError(str(error.args[0] if isinstance(error, KeyError) else error)) from None
+    if args.art is not None and not 0 <= args.art <= 1:
+        raise CommandError("--art must be a share from 0 to 1")
     spec = RunSpec(
-        args.seed, args.split, args.deck, args.size, args.layout, args.styles, args.surfaces
+        args.seed,
+        args.split,
+        args.deck,
+        args.size,
+        args.layout,
+        args.styles,
+        args.surfaces,
+        default_art(args.split) if args.art is None else args.art,
     )
     if args.out is not None:
         if args.out.exists() and not args.out.is_dir():

@@ -42,7 +42,12 @@ def _frozen(face: Face) -> Face:
 def render_face(style: CardStyle, name: str, *, glyphs: bool = True) -> Face:
     """The face of card ``name`` (see :data:`CARD_NAMES`) in ``style``, with its two corner
     index marks. ``glyphs=False`` leaves the indices off (same pixels everywhere else) and
-    still reports where they would be."""
+    still reports where they would be. A printed deck's style (``model.synth.deck_art``) draws
+    its rasterised card."""
+    from ..deck_art.faces import art_face, is_art
+
+    if is_art(style):
+        return art_face(style, name, glyphs=glyphs)
     if name not in CARD_NAMES[style.deck]:
         raise ValueError(f"{name!r} is not a card of the {style.deck} deck")
     design = design_of(style)

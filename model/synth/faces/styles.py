@@ -190,7 +190,13 @@ def style_by_name(name: str) -> CardStyle:
     try:
         return _BY_NAME[name]
     except KeyError:
-        raise ValueError(f"{name!r} is not a card style; known: {sorted(_BY_NAME)}") from None
+        from ..deck_art.faces import ALL_ART_STYLES, art_style
+
+        art = art_style(name)
+        if art is not None:
+            return art
+        known = sorted([*_BY_NAME, *(s.name for s in ALL_ART_STYLES)])
+        raise ValueError(f"{name!r} is not a card style; known: {known}") from None
 
 
 def design_of(style: CardStyle) -> Design:

@@ -1,0 +1,163 @@
+"""Which printed deck designs Debian installs as SVG, what each is called here, and which of
+them the renderer uses.
+
+Two packages ship complete decks: ``kdegames-card-data-kf5`` (one folder per deck under
+``/usr/share/carddecks/``, ``svg-NAME/NAME.svgz``) and ``gnome-cards-data`` (AisleRiot's
+themes, ``/usr/share/aisleriot/cards/NAME.svgz``). Every card is one element of the SVG, named
+by id: ``king_heart`` / ``1_spade`` / ``red_joker`` in the KDE decks, ``heart_king`` /
+``spade_1`` / ``joker_red`` in AisleRiot's.
+
+Only designs that print the indices this project reads are used: A 2–10 J Q K with French suit
+signs. Left out (see ``LEFT_OUT``): German, Swiss and Italian suits, tarot, decks whose courts
+read B D K (German), В Д К (Russian) or V D R (French), and decks printing no corner index.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+KDE_ROOT = Path("/usr/share/carddecks")
+GNOME_ROOT = Path("/usr/share/aisleriot/cards")
+KDE_PACKAGE = "kdegames-card-data-kf5"
+GNOME_PACKAGE = "gnome-cards-data"
+PACKAGES = (KDE_PACKAGE, GNOME_PACKAGE)
+
+# What each left-out design prints instead of the indices the recogniser reads.
+LEFT_OUT = {
+    "kde-xskat-german": "German suits, skat ranks",
+    "gnome-swiss-xvii": "Swiss suits",
+    "gnome-tarocco": "Italian tarot",
+    "gnome-atlasnye": "Russian court letters",
+    "gnome-atlasnye-skat": "Russian court letters, skat ranks",
+    "gnome-atlasnye-ru": "Russian court letters",
+}
+
+# The designs the renderer draws, with the width their cards are drawn at (FACE_HEIGHT = 350
+# px tall), measured once on their king of spades: the layout needs every card's size before
+# any card is rasterised.
+DESIGNS = {
+    "gnome-anglo": 225,
+    "gnome-anglo-bitmap": 225,
+    "gnome-anglo-modern": 233,
+    "gnome-anglo-modern-4-color": 233,
+    "gnome-anglo-poker": 251,
+    "gnome-ancient-french": 248,
+    "gnome-bellot": 241,
+    "gnome-berlin": 234,
+    "gnome-dondorf": 225,
+    "gnome-gnomangelo": 226,
+    "gnome-gnomangelo-bitmap": 226,
+    "gnome-guyenne-classic": 225,
+    "gnome-lattmann": 234,
+    "gnome-neoclassical": 235,
+    "gnome-neoclassical-4-color": 235,
+    "gnome-orell": 210,
+    "gnome-ornamental": 258,
+    "gnome-paris": 225,
+    "gnome-plastic": 252,
+    "gnome-rheinland": 234,
+    "gnome-simplistic": 226,
+    "gnome-slavic-costumes": 230,
+    "gnome-tango": 259,
+    "gnome-tango-nuevo": 260,
+    "gnome-tigullio": 232,
+    "kde-ancient-egyptians": 270,
+    "kde-dondorf": 226,
+    "kde-gm-paris": 225,
+    "kde-jolly-royal": 262,
+    "kde-nicu-ornamental": 258,
+    "kde-nicu-white": 258,
+    "kde-oxygen": 248,
+    "kde-oxygen-air": 249,
+    "kde-oxygen-white": 248,
+    "kde-penguins": 263,
+    "kde-standard": 259,
+    "kde-tigullio-international": 232,
+}
+
+# Designs never drawn in training scenes: a test run may draw them, so its figures measure
+# designs the recogniser has never seen. Chosen by name, one of each kind of print: a KDE
+# deck with plain indices, a classic AisleRiot pattern, a modern one, an ornate one and a
+# bitmap-drawn one.
+HELD_OUT = (
+    "kde-nicu-white",
+    "gnome-anglo-poker",
+    "gnome-tango-nuevo",
+    "gnome-guyenne-classic",
+    "gnome-gnomangelo-bitmap",
+)
+
+# File stems that are not ASCII, spelled out.
+_ASCII = {"Атласные": "atlasnye-ru"}
+
+RANK_WORDS = {
+    "1": "A",
+    "ace": "A",
+    **{str(n): str(n) for n in range(2, 11)},
+    "jack": "J",
+    "queen": "Q",
+    "king": "K",
+}
+SUIT_WORDS = {"heart": "H", "diamond": "D", "club": "C", "spade": "S"}
+
+
+@dataclass(frozen=True)
+class Source:
+    """One installed deck design: its name here, its file and how its card ids are spelled."""
+
+    name: str  # "kde-dondorf", "gnome-anglo"
+    path: Path
+    package: str
+    scheme: str  # "kde" (rank_suit) or "gnome" (suit_rank)
+
+    @property
+    def split(self) -> str:
+        return "test" if self.name in HELD_OUT else "train"
+
+    def element(self, card: str) -> str:
+        """The SVG id of card ``card`` (the renderer's name: "KH", "10S", "AC")."""
+        rank, suit = card[:-1], card[-1]
+        word = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}.get(rank, rank)
+        suit_word = {v: k for k, v in SUIT_WORDS.items()}[suit]
+        return f"{word}_{suit_word}" if self.scheme == "kde" else f"{suit_word}_{word}"
+
+    def joker_elements(self) -> tuple[str, ...]:
+        """Ids a joker may have, red first: the design's own is the first that exists."""
+        if self.scheme == "kde":
+            return ("red_joker", "black_joker", "joker")
+        return ("joker_red", "joker_black", "joker")
+
+
+def _slug(stem: str) -> str:
+    stem = _ASCII.get(stem, stem)
+    return stem.lower().replace("_", "-").replace(" ", "-")
+
+
+def roots() -> tuple[Path, Path]:
+    """Where to look: the packages' own folders, or a folder named by HANDFOOT_DECK_SOURCES
+    (holding ``carddecks/`` and ``aisleriot/cards/`` laid out as the packages lay them)."""
+    base = os.environ.get("HANDFOOT_DECK_SOURCES")
+    if base:
+        return Path(base) / "carddecks", Path(base) / "aisleriot" / "cards"
+    return KDE_ROOT, GNOME_ROOT
+
+
+def installed() -> list[Source]:
+    """Every deck design installed, usable or not, sorted by name."""
+    kde, gnome = roots()
+    found = []
+    if kde.is_dir():
+        for folder in sorted(kde.glob("svg-*")):
+            for path in sorted(folder.glob("*.svgz")):
+                found.append(Source(f"kde-{_slug(folder.name[4:])}", path, KDE_PACKAGE, "kde"))
+    if gnome.is_dir():
+        for path in sorted(gnome.glob("*.svgz")):
+            found.append(Source(f"gnome-{_slug(path.stem)}", path, GNOME_PACKAGE, "gnome"))
+    return sorted(found, key=lambda s: s.name)
+
+
+def usable() -> list[Source]:
+    """The installed designs the renderer draws from: those not in ``LEFT_OUT``."""
+    return [s for s in installed() if s.name not in LEFT_OUT]
