@@ -577,7 +577,7 @@
       legend.textContent = field.label;
       group.appendChild(legend);
       Object.keys(value).forEach(function (part) {
-        group.appendChild(input(field.key + "." + part, value[part], part, true));
+        group.appendChild(input("rule-" + field.key + "." + part, value[part], part, true));
       });
       row.appendChild(group);
     } else if (field.kind === "choice" || field.kind === "yes_no") {
@@ -586,14 +586,14 @@
       label.textContent = field.label;
       var select = document.createElement("select");
       select.id = id;
-      select.name = field.key;
+      select.name = "rule-" + field.key;  /* never a name the game form uses */
       var choices = field.kind === "yes_no" ? [["true", "Yes"], ["false", "No"]] : field.choices;
       choices.forEach(function (choice) { option(select, choice[0], choice[1]); });
       select.value = String(value);
       row.appendChild(label);
       row.appendChild(select);
     } else {
-      var plain = input(field.key, value, field.label, field.kind !== "text");
+      var plain = input("rule-" + field.key, value, field.label, field.kind !== "text");
       if (field.hint) {
         var hint = document.createElement("span");
         hint.className = "hint";
@@ -635,7 +635,7 @@
         var parts = {};
         var differs = false;
         Array.prototype.forEach.call(row.querySelectorAll("input"), function (entry) {
-          var part = entry.name.slice(key.length + 1);
+          var part = entry.name.slice(("rule-" + key).length + 1);
           parts[part] = entry.value;
           if (String(base[part]) !== entry.value) { differs = true; }
         });
