@@ -160,7 +160,8 @@ def _whole(key: str, text: Any, what: str | None = None) -> int:
 
 def to_mapping(base: str, changed: Mapping[str, Any]) -> dict[str, Any]:
     """The house-rules mapping (as a TOML file would give it) for the form's changed fields."""
-    data: dict[str, Any] = {"base": base}
+    # unnamed, the rules are the base preset's with changes (not "these rules")
+    data: dict[str, Any] = {"base": base, "name": f"{base}, house rules"}
     for key, value in changed.items():
         field = BY_KEY.get(key)
         if field is None:
