@@ -14,6 +14,7 @@ from model.recogniser.dataset import cut_locator_samples, truths_from_rows
 from model.recogniser.loop import Batches, jitter, normalise, run_steps
 from model.recogniser.nets import Locator
 from model.recogniser.targets import locator_targets
+from scanner.vision import contract as spec
 
 # The crop the classifier reads depends on the angle and the index height: learn those first.
 REGRESSION_WEIGHTS = torch.tensor([3.0, 3.0, 2.0, 1.0, 0.5, 0.5, 0.5, 0.5, 1.0, 1.0]).view(
@@ -105,6 +106,7 @@ def locator_batches(
     fold: float = 0.0,
     peaks: str = "round",
     real_share: float = 0.0,
+    window: int = 0,
 ) -> Batches:
     """The locator's batches and loss (see ``run_steps``), its crops drawn by
     ``crop_weights``, its heat taught with ``peaks`` (``targets.locator_targets``). With
@@ -117,6 +119,9 @@ def locator_batches(
     teacher = data["teacher"] if fold > 0 else None
     starts = np.concatenate([[0], np.cumsum(counts)])
     size = images.shape[1]
+    if window and (window > size or window % spec.STRIDE):
+        raise ValueError(f"a window of {window} px is no part of {size} px crops on the grid")
+    cut = window or size
     weights = crop_weights(truths, counts, small_focus)
     if "real" in data:
         weights = with_real_share(weights, data["real"], real_share)
@@ -124,22 +129,36 @@ def locator_batches(
 
     def draw(step: int, generator: torch.Generator) -> tuple[torch.Tensor, ...]:
         pick = torch.multinomial(weights, batch, replacement=True, generator=generator).numpy()
-        heads, heat_w, reg_w = [], [], []
-        for i in pick:
+        # each crop's window, on the heads' grid: a smaller window trains as much for less work
+        if cut == size:
+            at = np.zeros((batch, 2), int)
+        else:
+            cells = (size - cut) // spec.STRIDE + 1
+            at = torch.randint(0, cells, (batch, 2), generator=generator).numpy() * spec.STRIDE
+        heads, heat_w, reg_w, windows = [], [], [], []
+        for i, (x0, y0) in zip(pick, at, strict=True):
             rows = truths[starts[i] : starts[i + 1]].astype(np.float64)
-            h, hw, rw = locator_targets(truths_from_rows(rows), size, size, peaks)
+            rows[:, [0, 5]] -= x0
+            rows[:, [1, 6]] -= y0
+            h, hw, rw = locator_targets(truths_from_rows(rows), cut, cut, peaks)
             heads.append(h)
             heat_w.append(hw)
             reg_w.append(rw)
+            windows.append(images[i, y0 : y0 + cut, x0 : x0 + cut])
         drawn = (
-            jitter(normalise(images[pick]), generator),
+            jitter(normalise(np.stack(windows)), generator),
             torch.from_numpy(np.stack(heads)),
             torch.from_numpy(np.stack(heat_w))[:, None],
             torch.from_numpy(np.stack(reg_w))[:, None],
         )
         if teacher is None:
             return drawn
-        return (*drawn, torch.from_numpy(teacher[pick, :1].astype(np.float32)))
+        cells = cut // spec.STRIDE
+        taught = [
+            teacher[i, :1, y0 // spec.STRIDE :][:, :cells, x0 // spec.STRIDE :][:, :, :cells]
+            for i, (x0, y0) in zip(pick, at, strict=True)
+        ]
+        return (*drawn, torch.from_numpy(np.stack(taught).astype(np.float32)))
 
     def loss(drawn: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, dict]:
         x, target, heat_weight, reg_weight = drawn[:4]
@@ -167,12 +186,13 @@ def locator_batches(
 @dataclass(frozen=True)
 class Teaching:
     """How every stage that trains the locator teaches it: the heat peak round each index
-    centre (``targets.PEAKS``), the device it trains on, and the processes that draw its batches
-    ahead (``run_steps``)."""
+    centre (``targets.PEAKS``), the device it trains on, the processes that draw its batches
+    ahead (``run_steps``), and the window of each crop it reads."""
 
     peaks: str = "round"
     device: str = "cpu"
     workers: int = 0
+    window: int = 0  # px of each sample crop trained on, drawn at random in it (0: all of it)
 
 
 def train_locator(
@@ -191,7 +211,9 @@ def train_locator(
     rounds = [(steps, LOCATOR_RATE)]
     for length in more:
         rounds.append((length, rounds[-1][1] / 2))
-    batch_loss = locator_batches(samples, model, batch, peaks=teaching.peaks)
+    batch_loss = locator_batches(
+        samples, model, batch, peaks=teaching.peaks, window=teaching.window
+    )
     run_steps(
         "locator",
         model,
@@ -313,7 +335,7 @@ def _train_on(
 
     torch.manual_seed(seed)
     batch_loss = locator_batches(
-        samples, model, batch, small_focus, fold, teaching.peaks, real_share
+        samples, model, batch, small_focus, fold, teaching.peaks, real_share, teaching.window
     )
     run_steps(
         name,

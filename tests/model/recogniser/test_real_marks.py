@@ -167,3 +167,26 @@ def test_an_index_without_its_card_teaches_the_heat_but_not_the_card_heads(scene
     loss.backward()
     assert np.isfinite(loss.item()) and parts["regression"] > 0
     assert all(torch.isfinite(p.grad).all() for p in model.parameters() if p.grad is not None)
+
+
+def test_a_window_of_each_crop_keeps_its_indices_where_its_pixels_are(tmp_path):
+    image = np.zeros((1, 192, 192, 3), np.uint8)
+    image[0, 96:100, 120:124] = 255  # the index's centre cell, bright
+    row = [122.0, 98.0, 0.0, 16.0, 10.0, 122.0, 140.0, 60.0, 84.0, CLASSES.index("7R"), 1.0]
+    samples = tmp_path / "one.npz"
+    np.savez(
+        samples,
+        images=image,
+        truths=np.array([row], np.float32),
+        counts=np.array([1], np.int32),
+    )
+    batches = locator_batches(samples, Locator(), batch=8, window=128)
+    x, target = batches.draw(0, torch.Generator().manual_seed(4))[:2]
+    assert x.shape == (8, 3, 128, 128) and target.shape[2:] == (32, 32)
+    for pixels, heads in zip(x, target, strict=True):
+        bright = (pixels[0] == pixels[0].max()).nonzero()
+        peaks = (heads[0] == 1.0).nonzero()
+        if len(peaks):  # the index fell inside this window
+            assert tuple(peaks[0].tolist()) == tuple((bright[0] // 4).tolist())
+    with pytest.raises(ValueError, match="window"):
+        locator_batches(samples, Locator(), batch=2, window=130)
