@@ -20,7 +20,7 @@ from scanner.service import Button, NoSuchThing, TableService
 from scanner.service.checks import parse_rules
 from scanner.service.display import state_face
 from scanner.service.views import public_view, rules_json
-from scanner.web import rules_form
+from scanner.web import i18n, rules_form
 from scanner.web.streams import COME_BACK_MS, StreamLimit
 
 log = logging.getLogger(__name__)
@@ -96,6 +96,13 @@ class ConfirmIn(Body):
     deal: int | None = Field(None, ge=1, le=1000)
 
 
+def page_language(request: Request):
+    """The translator for the language the page that asks is shown in."""
+    return i18n.translator(
+        i18n.best_language(request.cookies.get(i18n.COOKIE), request.headers.get("accept-language"))
+    )
+
+
 def panel_face(service: TableService, panel: Any) -> dict:
     """What the panel shows: read back from its gpiozero devices when there is one, else drawn
     from the service's state the same way."""
@@ -139,18 +146,19 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
         }
 
     @router.get("/rules/{spec}/form")
-    def preset_form(spec: str) -> dict:
-        """The house-rules form for a preset: its fields, allowed values and values."""
+    def preset_form(spec: str, request: Request) -> dict:
+        """The house-rules form for a preset: its fields, allowed values and values, in the
+        page's language."""
         try:
-            return rules_form.form_json(spec)
+            return rules_form.form_json(spec, page_language(request))
         except HandfootError:
             raise NoSuchThing("preset", repr(spec)) from None
 
     @router.post("/rules/form")
-    def check_form(body: RulesFormIn) -> dict:
+    def check_form(body: RulesFormIn, request: Request) -> dict:
         """The form's rules checked as they are typed: each problem by field, in players'
         words; for rules that can be played, their summary and their TOML text."""
-        return rules_form.check(body.base, body.changed)
+        return rules_form.check(body.base, body.changed, page_language(request))
 
     @router.post("/games", status_code=201)
     def new_game(body: NewGameIn) -> dict:

@@ -86,6 +86,15 @@ SCRIPT_WORDS = (
     "js.add_to",
     "js.card",
     "js.awake_no",
+    "js.missed",
+    "js.meld_n",
+    "js.new_meld",
+    "js.to_red_threes",
+    "js.to_left_over",
+    "js.based_on",
+    "js.not_playable",
+    "js.playable",
+    "js.name_a_team",
 )
 
 

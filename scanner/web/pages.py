@@ -101,7 +101,8 @@ def page_router(
     @router.get("/new", response_class=HTMLResponse)
     def new_game(request: Request) -> HTMLResponse:
         presets = [{"spec": spec, "description": get_preset(spec).description} for spec in PRESETS]
-        form = rules_form.form_json(next(iter(PRESETS)))  # the preset checked first
+        words = i18n.page_words(request)["t"]
+        form = rules_form.form_json(next(iter(PRESETS)), words)  # the preset checked first
         return render(request, "new.html", "new", presets=presets, starter=STARTER_RULES, form=form)
 
     @router.get("/history", response_class=HTMLResponse)

@@ -15,6 +15,7 @@ from typing import Any
 from engine import HandfootError, RuleSet, get_preset, rules_to_toml
 from engine.house_rules import rules_from_mapping
 from engine.rules import BookRequirement, value_keys
+from scanner.web.i18n import translator
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,22 @@ SPECIAL_ONLY = {"lady_bonus", "lady_penalty"}
 STANDARD_ONLY = {"red_threes", "red_three_points", "black_three_melds", "black_three_bonus"}
 
 
+HINTS = {
+    "name": "rule.hint.name",
+    "deals": "rule.hint.deals",
+    "meld_max": "rule.hint.no_limit",
+    "wild_max": "rule.hint.no_limit",
+    "initial_minimums": "rule.hint.initial_minimums",
+}
+ENGLISH = translator("en")
+
+
+def label(key: str, t=ENGLISH) -> str:
+    """A rule's name in the form, in the page's language (the catalogue's ``rule.KEY``; the
+    English catalogue says what :data:`FIELDS` says, which a test checks)."""
+    return t(f"rule.{key}")
+
+
 class FormProblem(ValueError):
     def __init__(self, key: str, message: str) -> None:
         self.key = key
@@ -127,8 +144,9 @@ def form_values(rules: RuleSet) -> dict[str, Any]:
     return values
 
 
-def form_json(spec: str) -> dict:
-    """The form for a preset: its fields (with labels and choices) and their values."""
+def form_json(spec: str, t=ENGLISH) -> dict:
+    """The form for a preset: its fields (with labels and choices in the page's language)
+    and their values."""
     rules = get_preset(spec)
     return {
         "base": spec,
@@ -137,9 +155,10 @@ def form_json(spec: str) -> dict:
             {
                 "key": field.key,
                 "kind": field.kind,
-                "label": field.label,
-                "hint": field.hint,
-                "choices": [list(choice) for choice in field.choices],
+                "label": label(field.key, t),
+                "hint": t(HINTS[field.key]) if field.key in HINTS else "",
+                "choices": [[value, t(f"rule.choice.{value}")] for value, _ in field.choices],
+                "yes_no": [t("rule.yes"), t("rule.no")],
             }
             for field in fields_for(rules)
         ],
@@ -148,17 +167,15 @@ def form_json(spec: str) -> dict:
     }
 
 
-def _whole(key: str, text: Any, what: str | None = None) -> int:
-    label = what or BY_KEY[key].label
-    if isinstance(text, bool):
-        raise FormProblem(key, f"{label}: a number is needed")
-    cleaned = str(text).strip().replace(" ", "")
+def _whole(key: str, text: Any, what: str | None = None, t=ENGLISH) -> int:
+    name = what or label(key, t)
+    cleaned = "" if isinstance(text, bool) else str(text).strip().replace(" ", "")
     if not re.fullmatch(r"-?\d+", cleaned):
-        raise FormProblem(key, f"{label}: type a whole number, such as 500 (not “{text}”)")
+        raise FormProblem(key, t("rule.whole_number", label=name, text=text))
     return int(cleaned)
 
 
-def to_mapping(base: str, changed: Mapping[str, Any]) -> dict[str, Any]:
+def to_mapping(base: str, changed: Mapping[str, Any], t=ENGLISH) -> dict[str, Any]:
     """The house-rules mapping (as a TOML file would give it) for the form's changed fields."""
     # unnamed, the rules are the base preset's with changes (not "these rules")
     data: dict[str, Any] = {"base": base, "name": f"{base}, house rules"}
@@ -169,26 +186,27 @@ def to_mapping(base: str, changed: Mapping[str, Any]) -> dict[str, Any]:
         if field.kind == "text":
             data[key] = str(value).strip() or base
         elif field.kind == "number":
-            data[key] = _whole(key, value)
+            data[key] = _whole(key, value, t=t)
         elif field.kind == "optional":
-            data[key] = "none" if not str(value).strip() else _whole(key, value)
+            data[key] = "none" if not str(value).strip() else _whole(key, value, t=t)
         elif field.kind == "yes_no":
             data[key] = bool(value)
         elif field.kind == "choice":
             data[key] = str(value)
         elif field.kind == "numbers":
             parts = [part for part in re.split(r"[\s,;]+", str(value)) if part]
-            data[key] = [_whole(key, part) for part in parts]
+            data[key] = [_whole(key, part, t=t) for part in parts]
         elif field.kind == "go_out":
             counts = value if isinstance(value, Mapping) else {}
             data[key] = {
-                kind: _whole(key, counts.get(kind, "0") or "0", f"Books to go out ({kind})")
+                kind: _whole(key, counts.get(kind, "0") or "0", f"{label(key, t)} ({kind})", t)
                 for kind in KINDS
             }
         elif field.kind == "card_values":
             worth = value if isinstance(value, Mapping) else {}
             data[key] = {
-                card: _whole(key, points, f"{card} is worth") for card, points in worth.items()
+                card: _whole(key, points, f"{label(key, t)}: {card}", t)
+                for card, points in worth.items()
             }
     return data
 
@@ -210,21 +228,21 @@ def in_words(message: str) -> str:
     return message
 
 
-def check(base: str, changed: Mapping[str, Any]) -> dict:
+def check(base: str, changed: Mapping[str, Any], t=ENGLISH) -> dict:
     """The form's rules checked: ``ok``, each problem by field in players' words, and for
     rules that can be played their summary and TOML (ready for a new game or to keep)."""
     try:
-        rules = rules_from_mapping(to_mapping(base, changed), source="these rules")
+        rules = rules_from_mapping(to_mapping(base, changed, t), source="these rules")
     except FormProblem as problem:
         return {"ok": False, "problems": [{"key": problem.key, "message": problem.message}]}
     except HandfootError as error:
         key = getattr(error, "key", None) or "base"
         field = BY_KEY.get(key.split(".")[0])
-        label = field.label if field else key
+        name = label(field.key, t) if field else key
         reason = in_words(getattr(error, "reason", str(error)))
         return {
             "ok": False,
-            "problems": [{"key": key.split(".")[0], "message": f"{label}: {reason}"}],
+            "problems": [{"key": key.split(".")[0], "message": f"{name}: {reason}"}],
         }
     return {
         "ok": True,

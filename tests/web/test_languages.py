@@ -58,3 +58,30 @@ def test_the_phone_language_is_the_default_and_a_pick_wins(tmp_path):
             assert '<html lang="nb"' in client.get("/", headers={"Accept-Language": "nn"}).text
     finally:
         store.close()
+
+
+def test_the_deals_lines_are_named_as_the_engine_names_them():
+    from engine.scoring import LINE_TITLES
+
+    english = i18n.catalogue("en")
+    assert {line: english[f"line.{line}"] for line in LINE_TITLES} == LINE_TITLES
+
+
+def test_the_rules_form_says_in_english_what_its_fields_say():
+    from scanner.web.rules_form import FIELDS, label
+
+    for field in FIELDS:
+        assert label(field.key) == field.label
+        for value, words in field.choices:
+            assert i18n.catalogue("en")[f"rule.choice.{value}"] == words
+
+
+def test_the_rules_form_in_swedish():
+    from scanner.web.rules_form import check, form_json
+
+    swedish = i18n.translator("sv")
+    form = form_json("pagat", swedish)
+    labels = {field["key"]: field["label"] for field in form["fields"]}
+    assert labels["clean_bonus"] == "Poäng för en ren bok"
+    problem = check("pagat", {"clean_bonus": "2OO"}, swedish)["problems"][0]
+    assert problem["message"].startswith("Poäng för en ren bok: skriv ett heltal")

@@ -13,9 +13,11 @@ from engine import Deal, Side, get_preset, parse_cards, score_deal
 from engine.scoring import LINE_TITLES
 from scanner.service import deal as deals
 from scanner.service.reading import new_reading, score_reading
+from scanner.web.i18n import translator
 from scanner.web.pages import MODE_TITLES
 
 PAGAT = get_preset("pagat")
+EN = translator("en")
 TEMPLATES = Path(__file__).resolve().parents[2] / "scanner" / "web" / "templates"
 
 
@@ -36,7 +38,7 @@ def test_an_illegal_meld_is_shown_as_not_counted_with_its_reason():
     alone = Side("Us", melds=(parse_cards(" ".join(legal)),))
     engine_total = score_deal(Deal(PAGAT, 1, (alone,))).sides[0].total
     assert view["totals"]["total"] == engine_total
-    shown = text(macros().scan_block(view | {"id": 1, "side": "Us"}, MODE_TITLES))
+    shown = text(macros().scan_block(view | {"id": 1, "side": "Us"}, MODE_TITLES, t=EN))
     assert "not legal: not counted" in shown
     assert view["melds"][1]["problems"][0] in shown  # the engine's own reason beside it
     assert f"Total {engine_total} points" in shown
@@ -53,7 +55,7 @@ def test_a_leftovers_scan_names_its_points_as_the_deal_preview_does():
     preview = {LINE_TITLES[line]: points for line, points in breakdown.items() if points}
     assert rows == preview
     assert sum(rows.values()) == view["totals"]["total"] == result["teams"][0]["total"]
-    shown = text(macros().scan_block(view | {"id": 2, "side": "Us"}, MODE_TITLES))
+    shown = text(macros().scan_block(view | {"id": 2, "side": "Us"}, MODE_TITLES, t=EN))
     for title, points in rows.items():
         assert f"{title} {points}" in shown
 
@@ -64,7 +66,9 @@ def test_a_meld_check_leads_with_the_points_that_open():
     book, meld = ["KR", "KB", "KR", "KB", "KR", "KB", "KR"], ["AR", "AB", "AR"]
     view = score_reading(new_reading("meld", melds=[book, meld]), PAGAT, 1)
     totals = view["totals"]
-    shown = text(macros().scan_block(view | {"id": 3, "side": None, "deal_number": 1}, MODE_TITLES))
+    shown = text(
+        macros().scan_block(view | {"id": 3, "side": None, "deal_number": 1}, MODE_TITLES, t=EN)
+    )
     headline = re.search(r"Card points (\d+)", shown)
     assert headline and int(headline.group(1)) == totals["initial_points"]
     assert f"it needs {totals['initial_minimum']}" in shown

@@ -386,8 +386,8 @@
   }
 
   function targetLabel(target) {
-    if (target.indexOf("meld:") === 0) { return "meld " + target.slice(5); }
-    return { "new": "a new meld", "red_threes": "the red threes", "leftovers": "the cards left over" }[target] || target;
+    if (target.indexOf("meld:") === 0) { return w("meld_n", { number: target.slice(5) }); }
+    return { "new": w("new_meld"), "red_threes": w("to_red_threes"), "leftovers": w("to_left_over") }[target] || target;
   }
 
   /* A code's rank and colour: "10B" is 10 and B; "JK" and the special deck's cards have no
@@ -482,7 +482,7 @@
       });
     } else {
       title.textContent = w("add_to", { place: targetLabel(pickerState.add) });
-      reason.textContent = "Choose the card the camera missed.";
+      reason.textContent = w("missed");
     }
     fillQuick(card ? pickerState.code : null);
     if (card) { closeUp(pickerState.scan, pickerState.card); } else { closeUp(null, null); }
@@ -540,7 +540,7 @@
     }
     var rules = chosenRules(form);
     var body = { name: form.elements.name.value, sides: sides };
-    if (!sides.length) { say("Give at least one team a name.", true); return; }
+    if (!sides.length) { say(w("name_a_team"), true); return; }
     if (rules === "house") {
       if (rulesForm.problems) { say(rulesForm.problems, true); return; }
       body.rules_toml = form.elements.rules_toml.value;
@@ -587,7 +587,8 @@
       var select = document.createElement("select");
       select.id = id;
       select.name = "rule-" + field.key;  /* never a name the game form uses */
-      var choices = field.kind === "yes_no" ? [["true", "Yes"], ["false", "No"]] : field.choices;
+      var words = field.yes_no || ["Yes", "No"];
+      var choices = field.kind === "yes_no" ? [["true", words[0]], ["false", words[1]]] : field.choices;
       choices.forEach(function (choice) { option(select, choice[0], choice[1]); });
       select.value = String(value);
       row.appendChild(label);
@@ -671,11 +672,11 @@
           var field = where.parentNode.querySelector("input, select");
           if (field) { field.setAttribute("aria-invalid", "true"); }
         }
-        showSummary([problem.message], "Not playable yet");
+        showSummary([problem.message], w("not_playable"));
         return;
       }
       rulesForm.problems = "";
-      var named = Object.keys(changed).length ? "House rules based on " + rulesForm.base : rulesForm.base;
+      var named = Object.keys(changed).length ? w("based_on", { base: rulesForm.base }) : rulesForm.base;
       showSummary(data.summary, named);
       if (Object.keys(changed).length) { document.getElementById("rules_toml").value = data.toml; }
     }, function (error) { rulesForm.problems = error.message; showSummary([error.message]); });
@@ -707,7 +708,7 @@
     var out = document.getElementById("rules-result");
     api("POST", "/api/rules/check", { rules_toml: text })
       .then(function (data) {
-              out.textContent = "These rules can be played: " + data.name + " (" + data.rules.description + ").";
+              out.textContent = w("playable", { name: data.name + " (" + data.rules.description + ")" });
               document.querySelector("input[name=rules][value=house]").checked = true;
               rulesForm.problems = "";
               if (formBox && data.base) {
