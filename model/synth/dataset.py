@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from model.synth.deck_art.faces import available_for, prepare
+from model.synth.deck_art.faces import available_for
 from model.synth.scene import Scene, render_scene
 
 
@@ -122,8 +122,6 @@ def write_run(
         {i for i in range(count) if (out / (scene_name(i) + ".json")).exists()} if resume else set()
     )
     todo = [i for i in range(count) if i not in done]
-    if todo:  # rasterise the printed decks once, with every worker, before the scenes
-        prepare(spec.art_designs(), jobs)
     bar = tqdm(total=count, initial=len(done), desc="scenes", unit="scene", disable=not progress)
     for index, jpeg, labels in _rendered(spec, todo, jobs):
         # The labels go last, so a scene with labels is a whole scene.
@@ -201,7 +199,6 @@ def contact_sheet(scenes: list[Scene], *, columns: int = 3, tile_width: int = 80
 
 
 def write_preview(path: Path, spec: RunSpec, count: int, *, columns: int = 3) -> None:
-    prepare(spec.art_designs())
     scenes = [spec.render(index) for index in range(count)]
     sheet = contact_sheet(scenes, columns=columns)
     path.parent.mkdir(parents=True, exist_ok=True)

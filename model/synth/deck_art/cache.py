@@ -8,6 +8,7 @@ The folder lives under ``build/deck-art/`` (or HANDFOOT_DECK_ART) and is never c
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
@@ -107,8 +108,19 @@ def build(source: Source, height: int) -> dict:
     aspect), find both indices of each, and write the folder. Returns its ``cards.json``:
     each card's file, SVG element, and its two index quads or why it has none."""
     done = read_index(source, height)
-    if done is not None:
-        return done if done.get("labels") == corners.VERSION else _relabel(source, height, done)
+    if done is None:
+        # One process draws a design; another that wants it meanwhile waits, then reads it.
+        out = folder(source, height)
+        out.mkdir(parents=True, exist_ok=True)
+        with open(out / ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            done = read_index(source, height) or _draw(source, height)
+    if done.get("labels") != corners.VERSION:
+        done = _relabel(source, height, done)
+    return done
+
+
+def _draw(source: Source, height: int) -> dict:
     started = time.perf_counter()
     out = folder(source, height)
     zoom = raster.zoom_for(source.path, source.element(PROBE), height)

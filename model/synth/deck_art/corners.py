@@ -12,20 +12,22 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-REGION = (0.34, 0.38)  # share of the card's width and height searched from a corner
+REGION = (0.34, 0.5)  # share of the card's width and height searched from a corner
 INK = 70.0  # distance from the paper's colour (0–441) that counts as ink
-VERSION = 1  # bump when the boxes found would change
+VERSION = 6  # bump when the boxes found would change
 MARGIN = 2  # px of air around the ink in a label box, as the procedural faces have
 
 
 def paper_colour(rgba: np.ndarray) -> np.ndarray:
-    """The card stock's colour: the median of the opaque pixels of the top-left region."""
+    """The card stock's colour: the median of the brightest quarter of the opaque pixels of the
+    top-left region (court pictures may fill most of it; the paper is the lightest thing)."""
     h, w = rgba.shape[:2]
     region = rgba[: int(h * REGION[1]), : int(w * REGION[0])]
     opaque = region[region[..., 3] > 250][:, :3]
     if len(opaque) == 0:
         opaque = rgba[rgba[..., 3] > 250][:, :3]
-    return np.median(opaque, axis=0)
+    light = opaque.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    return np.median(opaque[light >= np.percentile(light, 75)], axis=0)
 
 
 def ink_mask(rgba: np.ndarray, paper: np.ndarray) -> np.ndarray:
@@ -67,18 +69,21 @@ def find_top_left(rgba: np.ndarray) -> tuple[int, int, int, int] | None:
     rank_h = rank[3] - rank[1]
     # the rank's other parts: a "10"'s second digit, a letter drawn in pieces
     group = _grow(rank, blobs, lambda g, b: _beside(g, b, rank_h))
-    # the suit sign: the nearest blob under or beside the rank, no larger than it
-    under = [
+    # the suit sign: the nearest blob under the rank, or else beside it, no larger than it
+    near = [
         b
         for b in blobs
         if b[3] - b[1] <= 1.2 * rank_h
         and b[2] - b[0] <= 1.4 * rank_h
-        and (b[1] >= (group[1] + group[3]) / 2 or b[0] >= (group[0] + group[2]) / 2)
         and _gap(group, b) <= 0.45 * rank_h
         and not _inside(b, group)
     ]
-    if under:
-        suit = min(under, key=lambda b: _gap(group, b))
+    under = [
+        b for b in near if b[1] >= group[3] - 0.2 * rank_h and b[0] < group[2] and b[2] > group[0]
+    ]
+    beside = [b for b in near if b[0] >= (group[0] + group[2]) / 2]
+    if under or beside:
+        suit = min(under or beside, key=lambda b: _gap(group, b))
         suit = _grow(suit, blobs, lambda g, b: _gap(g, b) <= 0.08 * rank_h and _inside_grown(b, g))
         group = _union(group, suit)
     return group
@@ -102,10 +107,11 @@ def _inside_grown(b: Box, g: Box) -> bool:
 
 
 def _beside(g: Box, b: Box, rank_h: int) -> bool:
-    """``b`` is another piece of the rank ``g``: about as tall or smaller, on its rows."""
-    bh = b[3] - b[1]
-    overlap = min(g[3], b[3]) - max(g[1], b[1])
-    return bh <= 1.25 * rank_h and overlap >= 0.6 * bh and _gap(g, b) <= 0.3 * rank_h
+    """``b`` is another piece of the rank ``g``: a glyph standing on its line, as tall (a
+    "10"'s second digit; not a large suit sign printed beside a court's letter)."""
+    level = abs(b[1] - g[1]) <= 0.12 * rank_h and abs(b[3] - g[3]) <= 0.12 * rank_h
+    narrow = b[2] - b[0] <= 0.9 * rank_h
+    return level and narrow and _gap(g, b) <= 0.25 * rank_h
 
 
 def _grow(seed: Box, blobs: list[Box], joins) -> Box:
@@ -123,10 +129,38 @@ def index_quads(rgba: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     bottom-left as the index is read), with ``MARGIN`` px of air: the top-left index's first,
     then the bottom-right one's, turned. None when either is missing."""
     h, w = rgba.shape[:2]
+    upside_down = np.ascontiguousarray(rgba[::-1, ::-1])
     top = find_top_left(rgba)
-    turned = find_top_left(np.ascontiguousarray(rgba[::-1, ::-1]))
-    if top is None or turned is None:
-        return None
+    turned = find_top_left(upside_down)
+    pair_ok = (
+        top is not None
+        and turned is not None
+        and plausible(_quads(top, turned, w, h), (w, h)) is None
+    )
+    if not pair_ok:
+        # One corner's ink runs into a pip or a picture: most decks print the second index
+        # as the first turned, so take the box found at one corner for both when the ink
+        # inside it is the same at the other.
+        ink = ink_mask(rgba, paper_colour(rgba))
+        ink_turned = ink[::-1, ::-1]
+        for box in (top, turned):
+            if box is not None and _same_ink(ink, ink_turned, box):
+                top, turned = box, box
+                break
+        else:
+            return None
+    return _quads(top, turned, w, h)  # type: ignore[arg-type]
+
+
+def _same_ink(a: np.ndarray, b: np.ndarray, box: Box) -> bool:
+    """The ink inside ``box`` is the same (IoU at least 0.8) on masks ``a`` and ``b``."""
+    x0, y0, x1, y1 = box
+    pa, pb = a[y0:y1, x0:x1], b[y0:y1, x0:x1]
+    union = np.count_nonzero(pa | pb)
+    return union > 0 and np.count_nonzero(pa & pb) / union >= 0.8
+
+
+def _quads(top: Box, turned: Box, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
     quads = []
     for box, orientation in ((top, 0), (turned, 180)):
         x0, y0, x1, y1 = box
@@ -147,7 +181,7 @@ def plausible(quads: tuple[np.ndarray, np.ndarray], size: tuple[int, int]) -> st
     w, h = size
     dims = [np.ptp(q, axis=0) for q in quads]
     for qw, qh in dims:
-        if not (0.06 * h <= qh <= 0.34 * h and 0.03 * w <= qw <= 0.3 * w):
+        if not (0.06 * h <= qh <= 0.44 * h and 0.03 * w <= qw <= 0.3 * w):
             return f"an index {qw:.0f}×{qh:.0f} px on a {w}×{h} card"
     (aw, ah), (bw, bh) = dims
     if abs(aw - bw) > 0.25 * max(aw, bw) + 3 or abs(ah - bh) > 0.2 * max(ah, bh) + 3:

@@ -170,13 +170,6 @@ def art_face(style: CardStyle, name: str, *, glyphs: bool = True) -> Face:
     return Face(rgba, marks, code_of(name), style.name)
 
 
-def prepare(names: list[str], jobs: int = 1) -> dict[str, dict | str]:
-    """Rasterise the named art styles' decks into the cache (``jobs`` processes), so scene
-    workers find them drawn; each design's result or, if it failed, why."""
-    sources = [_sources()[n] for n in names if n in _sources()]
-    return cache.build_all(sources, FACE_HEIGHT, jobs)
-
-
 def forget() -> None:
     """Look for the installed decks again (after the packages or the cache changed)."""
     from ..faces.render import render_face
