@@ -111,6 +111,12 @@ SOAK_ROUNDS ?= 1
 soak: $(STAMP)
 	$(BIN)/python -m tests.soak --rounds $(SOAK_ROUNDS)
 
+# The runtime on the Pi's processor without a Pi: an aarch64 Debian root (debootstrap, as root)
+# run under qemu-user, its readings of the fixture frames and golden deals compared with this
+# machine's. PI_RELEASE=trixie for Raspberry Pi OS's newer base.
+pi-check: $(STAMP)
+	systemd/pi-check.sh
+
 $(TRAIN_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	touch $(TRAIN_STAMP)
