@@ -61,16 +61,21 @@ def handfoot_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "scanner.cli"]
 
 
+_EMPTIED: list[bool] = []  # the folder is emptied once a run, not by each browser test module
+
+
 @pytest.fixture(scope="module")
 def artefacts() -> Path:
     """The screenshots and the server's log of the last run, kept for people to look at."""
-    shutil.rmtree(ARTEFACTS, ignore_errors=True)
-    ARTEFACTS.mkdir(parents=True)
+    if not _EMPTIED:
+        shutil.rmtree(ARTEFACTS, ignore_errors=True)
+        _EMPTIED.append(True)
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
     return ARTEFACTS
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory, artefacts) -> Iterator[str]:
+def server(request, tmp_path_factory, artefacts) -> Iterator[str]:
     """``handfoot serve`` as a subprocess: the simulated camera (one frame a scan, to keep the
     test short), the simulated panel, a table PIN and a fresh data folder."""
     folder = tmp_path_factory.mktemp("browser")
@@ -101,7 +106,8 @@ def server(tmp_path_factory, artefacts) -> Iterator[str]:
             process.kill()
             process.wait(5)
         log.close()
-        shutil.copy(folder / "server.log", artefacts / "server.log")
+        module = request.module.__name__.rsplit(".", 1)[-1]
+        shutil.copy(folder / "server.log", artefacts / f"server-{module}.log")
 
 
 @pytest.fixture(scope="module")
