@@ -8,6 +8,7 @@ from pathlib import Path
 from engine import RuleSet, get_preset
 from scanner.service import reading as readings
 from scanner.service.errors import NoSuchThing, NotNow
+from scanner.service.said import Said
 from scanner.service.state import rules_for
 from scanner.service.views import panel_points, scan_sentence, scan_view
 from scanner.service.worker import Worker
@@ -39,7 +40,8 @@ class Corrections(Worker):
                         panel_points(view), legal=view["legal"], check=view["check_count"] > 0
                     )
                     new = replace(new, panel=panel)
-                self._commit(new, "correction", f"Scan {scan_id} corrected: {scan_sentence(view)}")
+                said = Said.of("corrected", id=scan_id, sentence=scan_sentence(view))
+                self._commit(new, "correction", said)
             return view
 
         return self._call(apply)

@@ -10,6 +10,7 @@ from scanner.service import reading as readings
 from scanner.service.checks import typed_cards
 from scanner.service.errors import Busy, NotNow, Stale
 from scanner.service.games import resumed
+from scanner.service.said import Said, nothing
 from scanner.service.state import TableState, draft_of
 from scanner.service.views import side_json
 from scanner.service.worker import Worker
@@ -195,10 +196,10 @@ class DealEnd(Worker):
         if from_panel:
             new = replace(new, panel=new.panel.recorded())
         totals = ", ".join(f"{team['name']} {team['total']}" for team in preview["result"]["teams"])
-        message = f"Deal {record.number} is recorded: {totals}."
+        over = nothing()
         if new.finished:
-            message += " The game is over" + (f": {new.winner} wins." if new.winner else ".")
-        self._commit(new, "deal", message)
+            over = Said.of("over_winner", name=new.winner) if new.winner else Said.of("over_draw")
+        self._commit(new, "deal", Said.of("recorded", deal=record.number, totals=totals, over=over))
         return record.to_json()
 
     def _undo(self, state: TableState, *, from_panel: bool = False) -> dict:
@@ -214,5 +215,5 @@ class DealEnd(Worker):
         new = reopened(new, record, [self.store.scan(scan_id) for scan_id in record.scan_ids])
         if from_panel:
             new = replace(new, panel=new.panel.undone())
-        self._commit(new, "deal", f"Deal {record.number} is undone: correct it and confirm.")
+        self._commit(new, "deal", Said.of("undone", deal=record.number))
         return record.to_json()

@@ -12,6 +12,7 @@ from scanner.service.camera import TableCamera
 from scanner.service.checks import MAX_GAME_NAME, check_sides, clean_name, parse_rules
 from scanner.service.errors import Busy
 from scanner.service.panel import PanelState
+from scanner.service.said import Said
 from scanner.service.state import SideWork, Standing, TableState, rules_for, with_draft
 from scanner.service.worker import Worker
 from scanner.service.working import with_scan
@@ -90,7 +91,7 @@ class Games(Worker):
             game = self.store.create_game(name, rules_name, toml, checked)
             self.camera.use_deck(played.deck)
             state = self._resume(game, played, self._state.panel)
-            self._commit(state, "game", f"A new game has started: deal 1, {played.name} rules.")
+            self._commit(state, "game", Said.of("new_game", rules=played.name))
             return game.to_json()
 
         return self._call(apply)
@@ -103,7 +104,7 @@ class Games(Worker):
             played = rules_for(game)
             self.camera.use_deck(played.deck)
             state = self._resume(game, played, self._state.panel)
-            self._commit(state, "game", f"Game {game.id} is on the table again.")
+            self._commit(state, "game", Said.of("resumed", id=game.id))
             return game.to_json()
 
         return self._call(apply)

@@ -21,6 +21,7 @@ from scanner.service.checks import check_mode
 from scanner.service.errors import Busy, CannotScan, NotNow, ServiceError, Unreadable
 from scanner.service.images import decode_upload, encode_jpeg
 from scanner.service.panel import STORAGE_FAULT
+from scanner.service.said import Said
 from scanner.service.views import panel_points, scan_sentence
 from scanner.service.worker import Worker
 from scanner.service.working import check_side, pruned, with_scan
@@ -93,7 +94,7 @@ class Scanning(Worker):
             if self._state.panel.busy:
                 raise Busy()
             number = self.camera.lay_new_table(self._state.panel.mode)
-            self._commit(self._state, "camera", "A new table is laid out: press Scan.")
+            self._commit(self._state, "camera", Said.of("new_table"))
             return {"table": number}
 
         return self._call(apply)
@@ -116,7 +117,7 @@ class Scanning(Worker):
         )
         panel = replace(state.panel, mode=mode, side=side).scanning()
         self._scan_job = task
-        self._commit(replace(state, panel=panel), "busy", "Scanning the table…")
+        self._commit(replace(state, panel=panel), "busy", Said.of("scanning"))
         self._scanner.submit(self._scan_thread, task, job, done)
 
     def _camera_job(self, settings) -> tuple[Any, None]:

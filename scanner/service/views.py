@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import RuleSet, all_cards
 from scanner.service import reading as readings
+from scanner.service.said import Said, nothing
 from scanner.service.state import SideWork, TableState
 from scanner.store import ScanRecord
 
@@ -30,17 +31,26 @@ def panel_points(view: dict) -> int:
     return int(totals.get("total", totals.get("points", 0)))
 
 
-def scan_sentence(view: dict) -> str:
+def scan_sentence(view: dict) -> Said:
     """One line about a scan, for the page's status line."""
     count = view["check_count"]
-    check = f", {count} card{'s' if count != 1 else ''} to check" if count else ""
+    check = (
+        Said.of("check_one" if count == 1 else "check_many", count=count) if count else nothing()
+    )
     advice = f" {view['advice']}" if view.get("advice") else ""
     if view["mode"] == "leftovers":
-        return f"Leftovers: {view['totals']['total']} points{check}.{advice}"
-    melds = len(view["melds"])
-    legal = "all legal" if view["legal"] else "not all legal"
-    points = f"{panel_points(view)} points{check}."
-    return f"{melds} meld{'s' if melds != 1 else ''}, {legal}, {points}{advice}"
+        return Said.of("scan_leftovers", points=view["totals"]["total"], check=check, advice=advice)
+    count_melds = len(view["melds"])
+    melds = Said.of("melds_one") if count_melds == 1 else Said.of("melds_many", count=count_melds)
+    legal = Said.of("all_legal" if view["legal"] else "not_all_legal")
+    return Said.of(
+        "scan_melds",
+        melds=melds,
+        legal=legal,
+        points=panel_points(view),
+        check=check,
+        advice=advice,
+    )
 
 
 def side_json(work: SideWork) -> dict:
@@ -132,6 +142,8 @@ def state_json(state: TableState, camera: dict) -> dict:
     return {
         "version": state.version,
         "message": state.message,
+        # the same, to be said in the page's language (None for a sentence not yet in one)
+        "said": state.message.to_json() if isinstance(state.message, Said) else None,
         "game": state.game.to_json() if state.game else None,
         "rules": rules_json(state.rules),
         "deal": state.deal,

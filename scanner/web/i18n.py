@@ -69,6 +69,16 @@ def translator(language: str) -> Callable[..., str]:
     return t
 
 
+def tell(said: dict, t: Callable[..., str]) -> str:
+    """A sentence the table said (``state["said"]``), in the language of ``t``: its parts
+    said in that language too; names and numbers as they are."""
+    values = {
+        name: tell(value, t) if isinstance(value, dict) else value
+        for name, value in said["values"].items()
+    }
+    return t(f"said.{said['key']}", **values)
+
+
 THEME_COOKIE = "handfoot-theme"
 # The sentences the page's script says, in the page's language.
 SCRIPT_WORDS = (
@@ -110,4 +120,5 @@ def page_words(request: Any) -> dict:
         "languages": LANGUAGES,
         "theme": theme if theme in ("light", "dark") else None,
         "words": {key[3:]: t(key) for key in SCRIPT_WORDS},
+        "tell": lambda said: tell(said, t),
     }

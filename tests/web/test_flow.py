@@ -327,6 +327,8 @@ def test_dark_mode_join_code_leader_language_and_home_screen(server, phones, bro
         page.wait_for_load_state("load")
         page.wait_for_function("() => document.documentElement.lang === 'da'")
         assert page.locator(".leader").inner_text() == "Them fører med 5"
+        # what the table said last, in Danish too
+        assert page.locator("#status").inner_text().startswith("Giv 1 er gemt: Us -10")
         page.locator("details.join summary").click()
         assert page.locator("details.join .qr svg path").count() >= 1
         link = page.locator("details.join .join-link").inner_text()

@@ -85,3 +85,17 @@ def test_the_rules_form_in_swedish():
     assert labels["clean_bonus"] == "Poäng för en ren bok"
     problem = check("pagat", {"clean_bonus": "2OO"}, swedish)["problems"][0]
     assert problem["message"].startswith("Poäng för en ren bok: skriv ett heltal")
+
+
+def test_what_the_table_says_is_said_in_english_as_the_service_says_it():
+    from scanner.service.said import SENTENCES, Said
+
+    english = i18n.catalogue("en")
+    assert {key: english[f"said.{key}"] for key in SENTENCES} == SENTENCES
+    said = Said.of(
+        "recorded", deal=2, totals="Us 90, Them -5", over=Said.of("over_winner", name="Us")
+    )
+    assert i18n.tell(said.to_json(), i18n.translator("en")) == str(said)
+    assert i18n.tell(said.to_json(), i18n.translator("da")) == (
+        "Giv 2 er gemt: Us 90, Them -5. Spillet er slut: Us vinder."
+    )
