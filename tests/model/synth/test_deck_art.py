@@ -51,6 +51,9 @@ def test_held_out_designs_are_used_designs_and_left_out_ones_are_not():
         assert style.deck == "standard" and style.split == ("test" if name in HELD_OUT else "train")
     with pytest.raises(ValueError, match=r"held out|not installed"):
         check_styles((faces.PREFIX + HELD_OUT[0],), "train", "standard")
+    for split in ("train", "test"):  # what a scene of each split draws from
+        drawn = {s.name.removeprefix(faces.PREFIX) for s in faces.available_for(split)}
+        assert drawn <= (set(HELD_OUT) if split == "test" else set(DESIGNS) - set(HELD_OUT))
 
 
 def test_art_is_drawn_for_the_share_asked_never_twice_in_a_scene():
@@ -203,3 +206,16 @@ def test_without_the_packages_scenes_draw_procedural_faces_and_say_so_once(
     assert [s.jpeg for s in scenes] == [s.jpeg for s in plain]
     warnings = [r for r in caplog.records if "printed deck designs unused" in r.getMessage()]
     assert len(warnings) == 1
+
+
+def test_a_run_names_its_share_and_the_printed_decks_it_may_draw(cli, tmp_path):
+    from model.synth.dataset import RunSpec, _run_description
+
+    assert "art" not in _run_description(RunSpec(3), 10)  # a run as it always was
+    training = _run_description(RunSpec(3, art=0.4), 10)
+    assert training["art"] == 0.4
+    names = [s.name for s in faces.available_for("train")]
+    assert training.get("art_designs", []) == names
+    assert "art_designs" not in _run_description(RunSpec(3, deck="special", art=0.4), 10)
+    bad = cli("synth", "--out", tmp_path, "--art", "1.5")
+    assert bad.code != 0 and "--art" in bad.err
