@@ -15,6 +15,7 @@ from model.recogniser.targets import CLASS_INDEX
 from scanner.vision import contract as spec
 
 MINED_TRUE, MINED_FALSE = 0.35, 0.2  # shares of a classifier batch drawn from mined crops
+REAL_NONE = 0.2  # of the real crops' share, the part drawn from marks on no index
 
 
 def _balanced(classes: np.ndarray) -> np.ndarray:
@@ -41,6 +42,8 @@ def train_classifier(
     name: str = "classifier",
     device: str = "cpu",
     workers: int = 0,
+    real: Path | None = None,
+    real_share: float = 0.0,
 ) -> Classifier:
     """Train the classifier on ``samples``; with ``mined`` (crops where the trained locator
     marks, see ``mine.py``), half of every batch comes from those. With ``start`` (an ONNX
@@ -49,7 +52,10 @@ def train_classifier(
     probabilities from the start model's on the same crops (DISTIL_TEMPERATURE), so a round
     on new designs keeps what the start model reads elsewhere. ``name``: its checkpoint's and
     history's ("wider" for the wider classifier, trained the same way on its own crops).
-    ``device``, ``workers``: see ``run_steps``."""
+    ``device``, ``workers``: see ``run_steps``. With ``real`` (crops cut from labelled real
+    photos, ``real_crops.py``), ``real_share`` of every batch comes from those (REAL_NONE of
+    it from their marks on no index), and the divergence from the start model counts only on
+    the other crops: a real crop is there to be read otherwise than the start model reads it."""
     torch.manual_seed(seed)
     data = np.load(samples)
     crops, classes = data["crops"], data["classes"].astype(np.int64)
@@ -70,6 +76,15 @@ def train_classifier(
             extra_weights = true_share * extra_weights / extra_weights.sum()
         extra_weights[false] = false_share / max(1, int(false.sum()))
         weights_np = np.concatenate([weights_np * (1 - true_share - false_share), extra_weights])
+    rendered = np.ones(len(classes), bool)
+    if real is not None and real_share > 0:
+        photos = np.load(real)
+        real_classes = photos["classes"].astype(np.int64)
+        crops = np.concatenate([crops, photos["crops"]])
+        classes = np.concatenate([classes, real_classes])
+        rendered = np.concatenate([rendered, np.zeros(len(real_classes), bool)])
+        weights_np = np.concatenate([weights_np * (1 - real_share), _real_weights(real_classes)])
+        weights_np[~rendered] *= real_share
     model, rate, prepare, teacher = Classifier(), CLASSIFIER_RATE, None, None
     if start is not None:
         from model.recogniser.onnx_weights import freeze_norms, load_folded
@@ -84,24 +99,37 @@ def train_classifier(
 
     def draw(step: int, generator: torch.Generator) -> tuple[torch.Tensor, ...]:
         pick = torch.multinomial(weights, batch, replacement=True, generator=generator).numpy()
-        return jitter(normalise(crops[pick]), generator), torch.from_numpy(classes[pick])
+        x, y = jitter(normalise(crops[pick]), generator), torch.from_numpy(classes[pick])
+        return x, y, torch.from_numpy(rendered[pick])
 
     def loss_of(drawn: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, dict]:
-        x, y = drawn
+        x, y, kept_here = drawn
         logits = model(x)
         loss = criterion(logits, y)
         accuracy = float((logits.argmax(1) == y).float().mean())
-        if teacher is None:
+        if teacher is None or not kept_here.any():
             return loss, {"accuracy": accuracy}
         with torch.no_grad():
-            kept = teacher(x)
-        drift = _divergence(logits, kept)
+            kept = teacher(x[kept_here])
+        drift = _divergence(logits[kept_here], kept)
         return loss + distil * drift, {"accuracy": accuracy, "drift": drift.item()}
 
     rounds = [(steps, rate)]
     batches = Batches(draw, loss_of)
     run_steps(name, model, rounds, work, batches, seed, prepare, device, workers)
     return model
+
+
+def _real_weights(classes: np.ndarray) -> np.ndarray:
+    """Sampling weights of real crops, summing to 1: the cards balanced as ``_balanced``
+    does, REAL_NONE on the marks on no index."""
+    none = classes == CLASS_INDEX[spec.NOT_AN_INDEX]
+    if none.all() or not none.any():
+        return _balanced(classes)
+    weights = np.where(none, 0.0, _balanced(np.where(none, 0, classes)))
+    weights = (1 - REAL_NONE) * weights / weights.sum()
+    weights[none] = REAL_NONE / int(none.sum())
+    return weights
 
 
 DISTIL_TEMPERATURE = 2.0  # softens both models' probabilities, so near misses count too

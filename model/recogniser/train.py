@@ -181,10 +181,18 @@ def main(argv: list[str] | None = None) -> int:
         "twice as fast a step",
     )
     parser.add_argument(
+        "--real-crops",
+        type=Path,
+        metavar="FILE.npz",
+        help="`classifier`: index crops cut from labelled real photos (python -m "
+        "model.recogniser.real_crops), mixed with the rendered scenes'",
+    )
+    parser.add_argument(
         "--real-share",
         type=float,
         default=0.5,
-        help="`tune` with --real: the share of the crops drawn from real photos (default 0.5)",
+        help="`tune` with --real, `classifier` with --real-crops: the share of the crops drawn "
+        "from real photos (default 0.5)",
     )
     parser.add_argument(
         "--small-focus",
@@ -358,6 +366,8 @@ def main(argv: list[str] | None = None) -> int:
             args.distil,
             device=args.device,
             workers=args.workers,
+            real=args.real_crops,
+            real_share=args.real_share if args.real_crops else 0.0,
         )
     if args.stage == "all" and more:
         train_locator(*locate, more, teaching)

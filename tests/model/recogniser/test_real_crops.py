@@ -47,3 +47,34 @@ def test_only_the_groups_asked_for_are_cut(labelled, tmp_path):
     out = tmp_path / "out" / "crops.npz"
     assert main([str(folder), "--labels", str(labels), "--out", str(out)]) == 0
     assert len(np.load(out)["classes"]) > 0
+
+
+def test_real_crops_weigh_their_share_and_their_marks_on_no_index_a_fifth_of_it():
+    from model.recogniser.classifier import REAL_NONE, _real_weights
+
+    none = CLASSES.index("none")
+    classes = np.array([none] * 10 + [0] * 30 + [1] * 5)
+    weights = _real_weights(classes)
+    assert weights.sum() == pytest.approx(1.0)
+    assert weights[classes == none].sum() == pytest.approx(REAL_NONE)
+    assert weights[classes == 1][0] > weights[classes == 0][0]  # the rarer card drawn more
+
+
+def test_the_classifier_goes_on_from_the_shipped_one_with_real_crops_mixed_in(tmp_path):
+    torch = pytest.importorskip("torch")
+    from model.recogniser.classifier import train_classifier
+
+    rng = np.random.default_rng(0)
+    crops = rng.integers(0, 255, (40, CROP_H, CROP_W, 3), dtype=np.uint8)
+    np.savez(tmp_path / "rendered.npz", crops=crops, classes=rng.integers(0, 5, 40))
+    np.savez(tmp_path / "real.npz", crops=crops[:12], classes=np.arange(12) % 3)
+    work = tmp_path / "work"
+    work.mkdir()
+    start = default_model_dir() / "classifier.onnx"
+    model = train_classifier(
+        tmp_path / "rendered.npz", work, steps=3, batch=16, seed=1, start=start, distil=0.5,
+        real=tmp_path / "real.npz", real_share=0.5,
+    )  # fmt: skip
+    assert isinstance(model, torch.nn.Module)
+    history = (work / "classifier-history.json").read_text()
+    assert '"drift"' in history  # the rendered crops of each batch kept near the start model
