@@ -20,7 +20,8 @@ ART_PACKAGES := kdegames-card-data-kf5 gnome-cards-data librsvg2-bin
 ART_PROBES := /usr/share/carddecks/svg-standard/standard.svgz \
 	/usr/share/aisleriot/cards/anglo.svgz /usr/bin/rsvg-convert
 
-# `make model` retrains the recogniser from scratch: render scenes, cut samples, train the
+# `make model` retrains the recogniser from scratch: render scenes (40 % of the standard decks
+# printed ones, rasterised into build/deck-art on first use), cut samples, train the
 # locator and the classifier, then the verifier, the refiner and the wider classifier on the
 # exported locator's marks and the face reader on the labels, with checkpoints (an interrupted run resumes where it stopped), export and check ONNX.
 MODEL_WORK ?= build/model

@@ -141,7 +141,7 @@ def _paper(rgba: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.median(pixels, axis=0) if len(pixels) else np.array([245, 245, 245])
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=1024)  # a training run's 16 designs, 54 cards each
 def art_face(style: CardStyle, name: str, *, glyphs: bool = True) -> Face:
     """Card ``name`` ("KH", "10S", "JK2") of an art style. ``glyphs=False`` paints both
     indices over with the paper's colour around them (the pixels outside the quads unchanged)."""
