@@ -17,8 +17,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from engine.cards import Rank
-from engine.melds import MeldCheck, MeldKind
-from engine.problems import Code, Problem
+from engine.melds import MeldCheck, MeldKind, rank_phrase
+from engine.problems import Code, Phrase, Problem
 from engine.rules import MeldsPerRank, RuleSet
 
 
@@ -27,10 +27,10 @@ def _rank_key(meld: MeldCheck) -> Rank | MeldKind | None:
     return meld.kind if meld.kind is MeldKind.WILD else meld.rank
 
 
-def _rank_name(meld: MeldCheck) -> str:
+def _rank_name(meld: MeldCheck) -> Phrase:
     if meld.kind is MeldKind.WILD:
-        return "wild cards"
-    return meld.rank.plural if meld.rank else "cards"
+        return Phrase.of("ranks_wild")
+    return rank_phrase(meld.rank) if meld.rank else Phrase.of("ranks_cards")
 
 
 def check_side_melds(melds: Sequence[MeldCheck], rules: RuleSet) -> list[Problem]:
@@ -53,13 +53,11 @@ def check_side_melds(melds: Sequence[MeldCheck], rules: RuleSet) -> list[Problem
 def _duplicate(meld: MeldCheck, rules: RuleSet, one_only: bool, first: int) -> Problem:
     name = _rank_name(meld)
     if one_only:
-        return Problem(
-            Code.SECOND_MELD,
-            f"only one meld of {name} is allowed in {rules.name} (meld {first} is one)",
+        return Problem.of(
+            Code.SECOND_MELD, "second_meld", ranks=name, rules=rules.name, first=first
         )
-    return Problem(
-        Code.SECOND_INCOMPLETE_MELD,
-        f"a second incomplete meld of {name}: meld {first} must be completed before another starts",
+    return Problem.of(
+        Code.SECOND_INCOMPLETE_MELD, "second_incomplete_meld", ranks=name, first=first
     )
 
 
@@ -74,20 +72,14 @@ def check_initial(
         if concealed and any(meld.complete for meld in melds):
             return []
         return [
-            Problem(
-                Code.CONCEALED_CANASTA,
-                f"the first meld of deal {deal} must be a concealed canasta: "
-                f"{rules.book_size} or more cards melded from the hand at once",
-            )
+            Problem.of(Code.CONCEALED_CANASTA, "concealed_canasta", deal=deal, size=rules.book_size)
         ]
     minimum = rules.minimum_for(deal)
     points = sum(meld.card_points for meld in melds)
     if points >= minimum:
         return []
     return [
-        Problem(
-            Code.INITIAL_MINIMUM,
-            f"the first meld of deal {deal} needs at least {minimum} points "
-            f"(these cards make {points})",
+        Problem.of(
+            Code.INITIAL_MINIMUM, "initial_minimum", deal=deal, minimum=minimum, points=points
         )
     ]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine.cards import Card, Rank, parse_cards
-from engine.problems import Code, Problem
+from engine.problems import Code, Listed, Phrase, Problem
 from engine.rules import RuleSet
 
 __all__ = ["MeldCheck", "MeldKind", "check_meld", "parse_cards"]
@@ -145,33 +145,24 @@ def _natural_problems(
     problems = []
     if kind is MeldKind.BLACK_THREES:
         if wilds:
-            problems.append(
-                Problem(Code.WILD_IN_BLACK_THREES, "a meld of black threes may not hold wild cards")
-            )
+            problems.append(Problem.of(Code.WILD_IN_BLACK_THREES, "wild_in_black_threes"))
         return problems
     red_threes = sum(card.is_red_three for card in naturals)
     black_threes = sum(card.is_black_three for card in naturals)
     if red_threes:
-        problems.append(Problem(Code.THREE_IN_MELD, "red threes are laid apart, never in a meld"))
+        problems.append(Problem.of(Code.THREE_IN_MELD, "red_three_in_meld"))
     if black_threes and not rules.black_three_melds:
-        problems.append(Problem(Code.THREE_IN_MELD, "black threes are never melded"))
+        problems.append(Problem.of(Code.THREE_IN_MELD, "black_threes_never"))
     elif black_threes and len(naturals) > black_threes + red_threes:
-        problems.append(
-            Problem(Code.THREE_IN_MELD, "black threes are melded only with black threes")
-        )
+        problems.append(Problem.of(Code.THREE_IN_MELD, "black_threes_only"))
     villains = sum(card.rank is Rank.VILLAIN for card in naturals)
     if villains:
-        problems.append(
-            Problem(Code.NOT_MELDABLE, "a Villain is never melded: it can only be discarded")
-        )
+        problems.append(Problem.of(Code.NOT_MELDABLE, "villain"))
     # Threes and Villains are reported above; counting them as a second rank would say it twice.
     ranks = Counter(card.rank for card in naturals if card.rank.is_meldable_natural)
     if len(ranks) > 1:
-        names = [rank.plural for rank, _ in ranks.most_common()]
-        listed = ", ".join(names[:-1]) + " and " + names[-1]
-        problems.append(
-            Problem(Code.MIXED_RANKS, f"a meld is of one rank: this one mixes {listed}")
-        )
+        names = Listed.of(rank_phrase(rank) for rank, _ in ranks.most_common())
+        problems.append(Problem.of(Code.MIXED_RANKS, "mixed_ranks", ranks=names))
     return problems
 
 
@@ -179,21 +170,23 @@ def _size_problems(size: int, rules: RuleSet, *, ladies: int = 0) -> list[Proble
     if size < rules.meld_min:
         # A Lady is the cap of a group, not one of its cards: say so, or "LADY LADY 12"
         # reads as three cards counted as one.
-        capped = f" and {ladies} {'Lady' if ladies == 1 else 'Ladies'}" if ladies else ""
-        besides = " besides its Lady" if ladies else ""
-        return [
-            Problem(
-                Code.TOO_FEW_CARDS,
-                f"a meld needs at least {rules.meld_min} cards{besides} "
-                f"(this one has {size}{capped})",
+        if ladies:
+            capped = (
+                Phrase.of("ladies_one") if ladies == 1 else Phrase.of("ladies_many", count=ladies)
             )
-        ]
+            return [
+                Problem.of(
+                    Code.TOO_FEW_CARDS,
+                    "too_few_cards_lady",
+                    minimum=rules.meld_min,
+                    size=size,
+                    ladies=capped,
+                )
+            ]
+        return [Problem.of(Code.TOO_FEW_CARDS, "too_few_cards", minimum=rules.meld_min, size=size)]
     if rules.meld_max is not None and size > rules.meld_max:
         return [
-            Problem(
-                Code.TOO_MANY_CARDS,
-                f"a meld may hold at most {rules.meld_max} cards (this one has {size})",
-            )
+            Problem.of(Code.TOO_MANY_CARDS, "too_many_cards", maximum=rules.meld_max, size=size)
         ]
     return []
 
@@ -202,22 +195,15 @@ def _wild_problems(kind: MeldKind, size: int, wilds: int, rules: RuleSet) -> lis
     if kind is MeldKind.WILD:
         if rules.wild_melds:
             return []
-        return [
-            Problem(
-                Code.WILD_MELD_NOT_ALLOWED,
-                f"a meld of only wild cards is not allowed in {rules.name}",
-            )
-        ]
+        return [Problem.of(Code.WILD_MELD_NOT_ALLOWED, "wild_meld_not_allowed", rules=rules.name)]
     allowed = rules.max_wilds(size)
     if kind is not MeldKind.DIRTY or wilds <= allowed:
         return []
-    limit = "no wild card" if allowed == 0 else _plural(allowed, "wild card")
-    return [
-        Problem(
-            Code.TOO_MANY_WILDS,
-            f"a dirty meld of {size} cards may hold only {limit} (this one has {wilds})",
-        )
-    ]
+    if allowed == 0:
+        limit = Phrase.of("wilds_none")
+    else:
+        limit = Phrase.of("wilds_one") if allowed == 1 else Phrase.of("wilds_many", count=allowed)
+    return [Problem.of(Code.TOO_MANY_WILDS, "too_many_wilds", size=size, limit=limit, wilds=wilds)]
 
 
 def _lady_problems(
@@ -226,13 +212,14 @@ def _lady_problems(
     if not ladies:
         return []
     if len(ladies) > 1:
-        return [
-            Problem(Code.LADY_CAP, f"a group takes one Lady on top (this one has {len(ladies)})")
-        ]
+        return [Problem.of(Code.LADY_CAP, "lady_cap_many", ladies=len(ladies))]
     if kind is not MeldKind.CLEAN or not complete or not group_legal:
-        return [Problem(Code.LADY_CAP, "a Lady may only be laid on top of a complete clean group")]
+        return [Problem.of(Code.LADY_CAP, "lady_cap")]
     return []
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+def rank_phrase(rank: Rank) -> Phrase:
+    """A rank's plural as a part of a problem's sentence ("kings", "1s", "Lords")."""
+    if rank.name.startswith("N") and rank.name[1:].isdigit():
+        return Phrase.of("ranks_number", number=rank.token)
+    return Phrase.of(f"ranks_{rank.name.lower()}")

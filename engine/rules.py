@@ -15,6 +15,7 @@ from types import MappingProxyType
 
 from engine.cards import Card, Deck, Rank
 from engine.errors import RulesError, UnknownCardError
+from engine.problems import Listed, Phrase
 
 
 class PlayStyle(Enum):
@@ -47,14 +48,18 @@ class BookRequirement:
     any: int = 0
 
     def describe(self) -> str:
+        return str(self.phrase())
+
+    def phrase(self) -> Phrase | Listed:
+        """What it asks for, as a part of a sentence said in any language ("1 clean + 1 dirty")."""
         parts = [
-            f"{n} {kind}"
+            Phrase.of(f"books_{kind}", count=n)
             for n, kind in ((self.clean, "clean"), (self.dirty, "dirty"), (self.wild, "wild"))
             if n
         ]
         if self.any:
-            parts.append(f"{self.any} {'more ' if parts else ''}of any kind")
-        return " + ".join(parts) if parts else "no books"
+            parts.append(Phrase.of("books_any_more" if parts else "books_any", count=self.any))
+        return Listed.of(parts, joined="plus") if parts else Phrase.of("books_none")
 
     @property
     def total(self) -> int:

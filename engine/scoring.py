@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from engine.cards import Card, Rank
 from engine.context import check_side_melds
 from engine.melds import MeldCheck, MeldKind, check_meld
-from engine.problems import Code, Problem
+from engine.problems import Code, Listed, Phrase, Problem
 from engine.rules import BookRequirement, RedThrees, RuleSet
 
 
@@ -205,11 +205,7 @@ def _side_problems(
     side: Side, melds: tuple[MeldCheck, ...], rules: RuleSet, deal: int
 ) -> list[Problem]:
     problems = [
-        Problem(
-            Code.NOT_A_RED_THREE,
-            f"only red threes are laid apart from the melds ({card.code} is not one)",
-            side=side.name,
-        )
+        Problem.of(Code.NOT_A_RED_THREE, "not_a_red_three", card=card.code).at(side=side.name)
         for card in side.red_threes
         if not card.is_red_three
     ]
@@ -218,23 +214,24 @@ def _side_problems(
     requirement = rules.go_out_for(deal)
     books = _book_counts(melds)
     if not meets(requirement, books):
-        has = f"{books['clean']} clean, {books['dirty']} dirty"
+        counts = {kind: books[kind] for kind in ("clean", "dirty")}
+        has = Phrase.of("has_books", **counts)
         if rules.wild_melds:
-            has += f", {books['wild']} wild"
+            has = Phrase.of("has_books_wild", **counts, wild=books["wild"])
         problems.append(
-            Problem(
+            Problem.of(
                 Code.WENT_OUT_WITHOUT_BOOKS,
-                f"{side.name} went out without the books deal {deal} requires "
-                f"({requirement.describe()}); it has {has}",
+                "went_out_without_books",
                 side=side.name,
-            )
+                deal=deal,
+                requirement=requirement.phrase(),
+                has=has,
+            ).at(side=side.name)
         )
     if side.foot:
         problems.append(
-            Problem(
-                Code.WENT_OUT_WITH_FOOT,
-                f"{side.name} went out but still has a foot that was never picked up",
-                side=side.name,
+            Problem.of(Code.WENT_OUT_WITH_FOOT, "went_out_with_foot", side=side.name).at(
+                side=side.name
             )
         )
     return problems
@@ -244,10 +241,4 @@ def _deal_problems(deal: Deal) -> list[Problem]:
     out = [side.name for side in deal.sides if side.went_out]
     if len(out) <= 1:
         return []
-    return [
-        Problem(
-            Code.SEVERAL_WENT_OUT,
-            f"only one side can go out in a deal, but {', '.join(out[:-1])} and {out[-1]} "
-            "are marked as having gone out",
-        )
-    ]
+    return [Problem.of(Code.SEVERAL_WENT_OUT, "several_went_out", sides=Listed.of(out))]
