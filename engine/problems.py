@@ -59,11 +59,17 @@ SENTENCES = {
     "went_out_without_books": (
         "{side} went out without the books deal {deal} requires ({requirement}); it has {has}"
     ),
+    # one book and several: the same in English, not in every language
     "books_clean": "{count} clean",
+    "books_clean_many": "{count} clean",
     "books_dirty": "{count} dirty",
+    "books_dirty_many": "{count} dirty",
     "books_wild": "{count} wild",
+    "books_wild_many": "{count} wild",
     "books_any": "{count} of any kind",
+    "books_any_many": "{count} of any kind",
     "books_any_more": "{count} more of any kind",
+    "books_any_more_many": "{count} more of any kind",
     "books_none": "no books",
     "has_books": "{clean} clean, {dirty} dirty",
     "has_books_wild": "{clean} clean, {dirty} dirty, {wild} wild",

@@ -52,13 +52,16 @@ class BookRequirement:
 
     def phrase(self) -> Phrase | Listed:
         """What it asks for, as a part of a sentence said in any language ("1 clean + 1 dirty")."""
+        def part(kind: str, count: int) -> Phrase:
+            return Phrase.of(f"books_{kind}" + ("" if count == 1 else "_many"), count=count)
+
         parts = [
-            Phrase.of(f"books_{kind}", count=n)
+            part(kind, n)
             for n, kind in ((self.clean, "clean"), (self.dirty, "dirty"), (self.wild, "wild"))
             if n
         ]
         if self.any:
-            parts.append(Phrase.of("books_any_more" if parts else "books_any", count=self.any))
+            parts.append(part("any_more" if parts else "any", self.any))
         return Listed.of(parts, joined="plus") if parts else Phrase.of("books_none")
 
     @property

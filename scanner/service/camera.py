@@ -11,6 +11,7 @@ from typing import Any
 from engine import Deck
 from scanner.camera import FrameSource, ReliableSource, SyntheticSource, open_source, parse_spec
 from scanner.service.errors import NotNow
+from scanner.service.said import Said
 
 log = logging.getLogger(__name__)
 DEVICES = ("webcam", "picamera2")
@@ -61,7 +62,7 @@ class TableCamera:
         when given); its number."""
         inner = self.source.source
         if not isinstance(inner, SyntheticSource):
-            raise NotNow("Only the simulated camera can lay a new table; this one is real.")
+            raise NotNow(Said.of("real_camera"))
         inner.advance(layout=LAYOUT_FOR_MODE.get(mode or "", inner.layout))
         return inner.table
 

@@ -28,7 +28,7 @@ class Corrections(Worker):
             record = self._scan_record(scan_id)
             rules, deal = self._rules_of(record)
             if record.reading.get("format") != readings.FORMAT:
-                raise NotNow(f"Scan {scan_id} was not made at the table; it cannot be corrected.")
+                raise NotNow(Said.of("not_at_table", id=scan_id))
             reading = readings.correct(record.reading, action, detail, rules.deck)
             self.store.correct_scan(scan_id, action, detail, reading)
             view = scan_view(record, reading, rules, deal)

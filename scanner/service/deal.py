@@ -77,3 +77,17 @@ def problem_sentences(result: dict) -> list[str]:
             where += ": "
         out.append(where + problem["message"])
     return out
+
+
+def problems_said(result: dict) -> list[dict]:
+    """The problems of a scored deal as a page says them in its language: where each is, and
+    its sentence key and values (``problem["said"]``, None for one without a key)."""
+    return [
+        {
+            "side": p.get("side"),
+            "meld": p.get("meld"),
+            "said": p.get("said"),
+            "message": p["message"],
+        }
+        for p in result.get("problems", [])
+    ]

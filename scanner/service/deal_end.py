@@ -10,7 +10,7 @@ from scanner.service import reading as readings
 from scanner.service.checks import typed_cards
 from scanner.service.errors import Busy, NotNow, Stale
 from scanner.service.games import resumed
-from scanner.service.said import Said, nothing
+from scanner.service.said import Problems, Said, nothing
 from scanner.service.state import TableState, draft_of
 from scanner.service.views import side_json
 from scanner.service.worker import Worker
@@ -33,9 +33,9 @@ def preview_of(state: TableState) -> dict:
         table = reading_of(state, work.table_scan)
         leftovers = reading_of(state, work.leftovers_scan)
         if table is None:
-            warnings.append(f"{work.name} has no table scan: their table counts as empty.")
+            warnings.append(Said.of("no_table_scan", side=work.name))
         if leftovers is None and not work.typed_hand and not work.went_out:
-            warnings.append(f"{work.name} has no leftovers: scan them or type them in.")
+            warnings.append(Said.of("no_leftovers", side=work.name))
         for scan_id, reading in ((work.table_scan, table), (work.leftovers_scan, leftovers)):
             for card in readings.check_cards(reading) if reading else []:
                 checks.append(
@@ -66,6 +66,7 @@ def preview_of(state: TableState) -> dict:
         "result": result,
         "possible": result["possible"],
         "problems": deals.problem_sentences(result),
+        "problems_said": deals.problems_said(result),
         "checks": checks,
         "warnings": warnings,
         "scan_ids": [
@@ -179,15 +180,15 @@ class DealEnd(Worker):
         preview = preview_of(state)
         if preview["checks"] and not accept_checks:
             count = len(preview["checks"])
-            raise NotNow(
-                f"{count} card{'s are' if count > 1 else ' is'} still marked check: tap "
-                "each to correct or accept it, or confirm with the cards as read."
-            )
+            checks = Said.of("checks_many", count=count) if count > 1 else Said.of("checks_one")
+            raise NotNow(checks)
         if not preview["possible"]:
             problems = preview["problems"]
-            shown = "; ".join(problems[:3])
-            more = f" (and {len(problems) - 3} more: see the preview)" if len(problems) > 3 else ""
-            raise NotNow(f"This deal cannot have happened: {shown}{more}.")
+            shown = Problems.of(problems[:3], preview["problems_said"][:3])
+            more = nothing()
+            if len(problems) > 3:
+                more = Said.of("impossible_more", count=len(problems) - 3)
+            raise NotNow(Said.of("impossible", problems=shown, more=more))
         assert state.game is not None and state.deal is not None
         record = self.store.confirm_deal(
             state.game.id, state.deal, preview["deal"], preview["result"], preview["scan_ids"]
@@ -205,12 +206,12 @@ class DealEnd(Worker):
     def _undo(self, state: TableState, *, from_panel: bool = False) -> dict:
         """Undo on the worker: the page's Undo, or the panel's NEXT held."""
         if state.game is None:
-            raise NotNow("There is no game yet: start one first.")
+            raise NotNow(Said.of("no_game"))
         if state.panel.busy:
             raise Busy()
         record = self.store.undo_last_deal(state.game.id)
         if record is None:
-            raise NotNow("No deal of this game is recorded yet: there is nothing to undo.")
+            raise NotNow(Said.of("nothing_to_undo"))
         new = resumed(self.store, state.game, state.rules, state.panel, self._state.version)
         new = reopened(new, record, [self.store.scan(scan_id) for scan_id in record.scan_ids])
         if from_panel:

@@ -4,11 +4,19 @@ gives for it."""
 
 from __future__ import annotations
 
+from scanner.service.said import Said
+
 
 class ServiceError(Exception):
-    """Base class: the message is one plain sentence."""
+    """Base class: the message is one plain sentence (a :class:`Said` where the page can say
+    it in its own language: :attr:`said`)."""
 
     status = 400
+
+    @property
+    def said(self) -> Said | None:
+        first = self.args[0] if self.args else None
+        return first if isinstance(first, Said) else None
 
 
 class BadInput(ServiceError):
@@ -60,7 +68,7 @@ class Busy(ServiceError):
     status = 409
 
     def __init__(self) -> None:
-        super().__init__("A scan is already running: wait a moment and press Scan again.")
+        super().__init__(Said.of("busy"))
 
 
 class NotNow(ServiceError):
@@ -76,10 +84,10 @@ class Stale(NotNow):
     def __init__(self, asked: int, now: int | None) -> None:
         self.asked = asked
         self.now = now
-        where = f"the table is at deal {now}" if now is not None else "the game is over"
-        super().__init__(
-            f"Deal {asked} is not the deal in progress: {where}. The page shows it now."
-        )
+        if now is None:
+            super().__init__(Said.of("stale_over", asked=asked))
+        else:
+            super().__init__(Said.of("stale", asked=asked, now=now))
 
 
 class CannotScan(ServiceError):

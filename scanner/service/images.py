@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 
 from scanner.service.errors import BadUpload
+from scanner.service.said import Said
 
 MAX_PIXELS = 50_000_000  # a 50-megapixel photo; anything larger is refused, not read slowly
 MAX_SIDE = 20_000  # no phone's photo is wider; a header saying more is refused unread
@@ -80,26 +81,21 @@ def decode_upload(data: bytes) -> np.ndarray:
     """The photo in ``data`` as an RGB frame; :class:`BadUpload` when it is empty, not a
     picture, or absurdly large."""
     if not data:
-        raise BadUpload("The upload is empty: choose a photo of the table.")
+        raise BadUpload(Said.of("upload_empty"))
     # The size comes from the header, before anything is decoded: a small file may declare a
     # picture that would take gigabytes to decode.
     size = picture_size(data)
     if size is None:
-        raise BadUpload(NOT_A_PICTURE)
+        raise BadUpload(Said.of("upload_not_picture"))
     width, height = size
     if width * height > MAX_PIXELS or max(width, height) > MAX_SIDE:
-        raise BadUpload(
-            f"The photo is too large ({width}×{height} pixels): send one of at most 50 "
-            f"megapixels and {MAX_SIDE} pixels a side."
-        )
+        raise BadUpload(Said.of("upload_too_large", width=width, height=height, side=MAX_SIDE))
     if min(width, height) < MIN_SIDE:
-        raise BadUpload(
-            f"The picture is too small ({width}×{height} pixels): send a photo of the table."
-        )
+        raise BadUpload(Said.of("upload_too_small", width=width, height=height))
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     # a phone's photo is turned upright by its EXIF orientation, so the sides may swap
     if image is None or image.ndim != 3 or sorted(image.shape[:2]) != sorted(size):
-        raise BadUpload("The upload is not a usable picture: send a photo of the table.")
+        raise BadUpload(Said.of("upload_unusable"))
     return np.ascontiguousarray(cv2.cvtColor(image, cv2.COLOR_BGR2RGB))
 
 

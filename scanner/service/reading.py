@@ -288,6 +288,8 @@ def score_reading(reading: dict, rules: RuleSet, deal: int) -> dict:
                 "legal": verdict.legal,
                 "complete": verdict.complete,
                 "problems": [problem.message for problem in verdict.problems],
+                # the same problems as sentence keys and values, said in the page's language
+                "problems_said": [problem.said() for problem in verdict.problems],
                 "card_points": verdict.card_points,
                 "bonus": verdict.book_bonus + verdict.lady_bonus,
                 "points": verdict.points,
@@ -305,12 +307,20 @@ def score_reading(reading: dict, rules: RuleSet, deal: int) -> dict:
             totals = table_totals(legal, red_threes, rules, deal)[0]
     else:
         totals, problems = meld_totals(verdicts, rules, deal, initial=True)
-    return _view(reading, melds, [_where(problem) for problem in problems], totals)
+    view = _view(reading, melds, [_where(problem) for problem in problems], totals)
+    view["problems_said"] = [where_said(problem) for problem in problems]
+    return view
 
 
 def _score_leftovers(reading: dict, rules: RuleSet, deal: int) -> dict:
     held = engine_cards(reading["leftovers"], rules.deck)
-    return _view(reading, [], [], leftover_totals(held, rules, deal))
+    return _view(reading, [], [], leftover_totals(held, rules, deal)) | {"problems_said": []}
+
+
+def where_said(problem: Any) -> dict:
+    """A problem of the engine as a page says it in its language: where it is, and its
+    sentence key and values (``scanner/web/i18n.py`` says them)."""
+    return {"side": problem.side, "meld": problem.meld, "said": problem.said()}
 
 
 def _view(reading: dict, melds: list, problems: list[str], totals: dict) -> dict:

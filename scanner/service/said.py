@@ -26,6 +26,34 @@ SENTENCES = {
     "resumed": "Game {id} is on the table again.",
     "new_table": "A new table is laid out: press Scan.",
     "scanning": "Scanning the table…",
+    # what the table refuses, said as the page's answer to a tap
+    "no_game": "There is no game yet: start one first.",
+    "game_over": "The game is over: every deal is recorded. Start a new game to play on.",
+    "nothing_to_undo": "No deal of this game is recorded yet: there is nothing to undo.",
+    "busy": "A scan is already running: wait a moment and press Scan again.",
+    "stale": "Deal {asked} is not the deal in progress: the table is at deal {now}. "
+    "The page shows it now.",
+    "stale_over": "Deal {asked} is not the deal in progress: the game is over. "
+    "The page shows it now.",
+    "checks_one": "1 card is still marked check: tap each to correct or accept it, "
+    "or confirm with the cards as read.",
+    "checks_many": "{count} cards are still marked check: tap each to correct or accept it, "
+    "or confirm with the cards as read.",
+    "impossible": "This deal cannot have happened: {problems}{more}.",
+    "impossible_more": " (and {count} more: see the preview)",
+    "no_table_scan": "{side} has no table scan: their table counts as empty.",
+    "no_leftovers": "{side} has no leftovers: scan them or type them in.",
+    "scan_cancelled": "The scan was cancelled.",
+    "real_camera": "Only the simulated camera can lay a new table; this one is real.",
+    "upload_empty": "The upload is empty: choose a photo of the table.",
+    "upload_not_picture": "The upload is not a picture handfoot can read: "
+    "send a JPEG, PNG or WebP photo.",
+    "upload_too_large": "The photo is too large ({width}×{height} pixels): send one of at most "
+    "50 megapixels and {side} pixels a side.",
+    "upload_too_small": "The picture is too small ({width}×{height} pixels): "
+    "send a photo of the table.",
+    "upload_unusable": "The upload is not a usable picture: send a photo of the table.",
+    "not_at_table": "Scan {id} was not made at the table; it cannot be corrected.",
 }
 
 
@@ -51,10 +79,26 @@ class Said(str):
         return {
             "key": self.key,
             "values": {
-                name: value.to_json() if isinstance(value, Said) else value
+                name: value.to_json() if isinstance(value, Said | Problems) else value
                 for name, value in self.values.items()
             },
         }
+
+
+class Problems(str):
+    """The engine's problems as part of a sentence: in English, joined by "; ", and as the
+    page says them in its language (each where it is, with its sentence key and values)."""
+
+    problems: list[dict]
+
+    @classmethod
+    def of(cls, sentences: list[str], problems: list[dict]) -> Problems:
+        said = cls("; ".join(sentences))
+        said.problems = problems
+        return said
+
+    def to_json(self) -> dict:
+        return {"problems": self.problems}
 
 
 def nothing() -> str:

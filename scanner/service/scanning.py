@@ -163,7 +163,7 @@ class Scanning(Worker):
                 f"No picture could be read: {scan.message or 'check the camera'}.", code=2
             )
         if task.cancelled.is_set():
-            raise NotNow("The scan was cancelled.")
+            raise NotNow(Said.of("scan_cancelled"))
         reading = readings.reading_from_result(
             scan.result,
             frames=len(scan.frames),

@@ -8,6 +8,7 @@ from dataclasses import replace
 from engine import RuleSet
 from scanner.service import reading as readings
 from scanner.service.errors import NoSuchThing, NotNow
+from scanner.service.said import Said
 from scanner.service.state import SideWork, TableState
 from scanner.service.views import scan_view
 from scanner.store import ScanRecord
@@ -55,9 +56,9 @@ def leftover_codes(state: TableState, scan_id: int | None) -> list[str]:
 def require_deal(state: TableState) -> TableState:
     """``state``, when a deal is in progress."""
     if state.game is None:
-        raise NotNow("There is no game yet: start one first.")
+        raise NotNow(Said.of("no_game"))
     if state.deal is None:
-        raise NotNow("The game is over: every deal is recorded. Start a new game to play on.")
+        raise NotNow(Said.of("game_over"))
     return state
 
 

@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException
 
 from engine import HandfootError
 from scanner.service import ServiceError
+from scanner.service.said import Said
 from scanner.store import BadValue, Conflict, DamagedRow, NotFound, StorageFault, StoreError
 from scanner.web.i18n import page_words
 
@@ -30,9 +31,22 @@ def wants_json(request: Request) -> bool:
     return path.startswith("/api") or path == "/healthz" or path.startswith("/scans/")
 
 
-def answer(request: Request, status: int, message: str) -> Response:
+def answer(request: Request, status: int, message: str, said: Said | None = None) -> Response:
+    """``{"error": English sentence}``; where the sentence can be said in the page's language,
+    also ``said`` (its key and values) and ``shown`` (it said in the page's language)."""
+    if said is not None:
+        try:
+            shown = page_words(request)["tell"](said.to_json())
+        except Exception:  # a catalogue that cannot say it: the English sentence still helps
+            log.exception("the sentence %r could not be said", said.key)
+            said = None
     if wants_json(request):
-        return JSONResponse({"error": message}, status_code=status)
+        body = {"error": message}
+        if said is not None:
+            body |= {"said": said.to_json(), "shown": shown}
+        return JSONResponse(body, status_code=status)
+    if said is not None:
+        message = shown
     try:
         state = request.app.state.service.state_json()
         settings = request.app.state.settings
@@ -113,7 +127,7 @@ def validation_sentence(errors: list[dict]) -> str:
 def install(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> Response:
-        return answer(request, error.status, str(error))
+        return answer(request, error.status, str(error), error.said)
 
     @app.exception_handler(HandfootError)
     async def engine_error(request: Request, error: HandfootError) -> Response:

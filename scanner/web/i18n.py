@@ -66,17 +66,68 @@ def translator(language: str) -> Callable[..., str]:
             raise KeyError(f"no sentence {key!r} in the message catalogue")
         return text.format(**values) if values else text
 
+    # what a template needs to say the engine's problems, reachable wherever t is handed on
+    t.problem = lambda said: tell_problem(said, t)  # type: ignore[attr-defined]
+    t.where = lambda problem: tell_where(problem, t)  # type: ignore[attr-defined]
+    t.say = lambda text: say_again(text, t)  # type: ignore[attr-defined]
+    t.say_all = lambda texts: " ".join(say_again(text, t) for text in texts)  # type: ignore[attr-defined]
     return t
 
 
 def tell(said: dict, t: Callable[..., str]) -> str:
     """A sentence the table said (``state["said"]``), in the language of ``t``: its parts
     said in that language too; names and numbers as they are."""
-    values = {
-        name: tell(value, t) if isinstance(value, dict) else value
-        for name, value in said["values"].items()
-    }
+
+    def value(part: object) -> object:
+        if isinstance(part, dict) and "problems" in part:  # the engine's, each where it is
+            return "; ".join(tell_where(problem, t) for problem in part["problems"])
+        return tell(part, t) if isinstance(part, dict) else part
+
+    values = {name: value(part) for name, part in said["values"].items()}
     return t(f"said.{said['key']}", **values)
+
+
+def say_again(text: object, t: Callable[..., str]) -> str:
+    """A sentence of the table (a ``Said``, which knows its key and values) in the language of
+    ``t``; any other text as it is."""
+    to_json = getattr(text, "to_json", None)
+    return tell(to_json(), t) if to_json is not None else str(text or "")
+
+
+def tell_problem(said: dict, t: Callable[..., str]) -> str:
+    """One of the engine's problems (``Problem.said()``: a key of ``engine.problems.SENTENCES``
+    and its values) in the language of ``t``: parts said in that language too, runs of them
+    joined as the language joins them; names, numbers and card codes as they are."""
+
+    def value(part: object) -> object:
+        if isinstance(part, dict) and "list" in part:
+            words = [str(value(item)) for item in part["list"]]
+            if part.get("joined") == "plus":
+                return " + ".join(words)
+            if len(words) < 2:
+                return "".join(words)
+            return t("where.and", first=", ".join(words[:-1]), last=words[-1])
+        if isinstance(part, dict) and "key" in part:
+            return tell_problem(part, t)
+        return part
+
+    values = {name: value(part) for name, part in said.get("values", {}).items()}
+    return t(f"problem.{said['key']}", **values)
+
+
+def tell_where(problem: dict, t: Callable[..., str]) -> str:
+    """A problem as a list shows it, saying where it is: ``{"side", "meld", "said"}`` (the
+    side and meld may be missing), or an English sentence when the problem has no key."""
+    said = problem.get("said")
+    sentence = tell_problem(said, t) if said else problem.get("message", "")
+    side, meld = problem.get("side"), problem.get("meld")
+    if side and meld:
+        return t("where.side_meld", side=side, meld=meld, sentence=sentence)
+    if side:
+        return t("where.side", side=side, sentence=sentence)
+    if meld:
+        return t("where.meld", meld=meld, sentence=sentence)
+    return sentence
 
 
 THEME_COOKIE = "handfoot-theme"

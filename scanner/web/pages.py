@@ -93,7 +93,7 @@ def page_router(
         try:
             preview = service.preview()
         except NotNow as error:
-            preview, reason = None, str(error)
+            preview, reason = None, error.said or str(error)
         else:
             reason = None
         return render(request, "deal.html", "deal", preview=preview, reason=reason)

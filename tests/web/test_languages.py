@@ -99,3 +99,107 @@ def test_what_the_table_says_is_said_in_english_as_the_service_says_it():
     assert i18n.tell(said.to_json(), i18n.translator("da")) == (
         "Giv 2 er gemt: Us 90, Them -5. Spillet er slut: Us vinder."
     )
+
+
+def test_the_engines_problems_are_said_in_english_as_the_engine_says_them():
+    """Every sentence the engine can say about a problem is in the catalogues (so the test
+    above keeps every language from missing one), and the English one is the engine's."""
+    from engine.problems import SENTENCES
+
+    english = i18n.catalogue("en")
+    assert {key: english[f"problem.{key}"] for key in SENTENCES} == SENTENCES
+
+
+ENGINE_PROBLEMS = [
+    ("pagat", "8R 8B 2R JK"),  # too many wilds
+    ("pagat", "KR QB JR 9B"),  # mixed ranks: a list
+    ("pagat", "3R 3R 3R"),  # red threes
+    ("pagat", "KR KB"),  # too few
+    ("classic", "2R 2B JK"),  # wild meld not allowed
+    ("handnfoot", "LADY LADY 12"),  # too few besides its Ladies, and the Lady's cap
+    ("handnfoot", "VILLAIN 12 12 12"),
+]
+
+
+@pytest.mark.parametrize(("rules", "cards"), ENGINE_PROBLEMS)
+def test_each_engine_problem_said_again_from_the_catalogue(rules, cards):
+    from engine import check_meld, get_preset, parse_cards
+
+    preset = get_preset(rules)
+    problems = check_meld(parse_cards(cards, preset.deck), preset).problems
+    assert problems
+    for problem in problems:
+        said = problem.said()
+        assert i18n.tell_problem(said, i18n.translator("en")) == problem.message
+        for language in set(i18n.LANGUAGES) - {"en"}:
+            assert i18n.tell_problem(said, i18n.translator(language)) != problem.message
+
+
+def test_a_deals_problems_in_danish():
+    from engine import Deal, Side, get_preset, parse_cards, score_deal
+
+    pagat = get_preset("pagat")
+    book = parse_cards("KR KB KR KB KR KB KR")
+    deal = Deal(pagat, 1, (Side("Us", melds=(book,), went_out=True), Side("Them", went_out=True)))
+    problems = [problem.to_dict() for problem in score_deal(deal).problems]
+    danish = [i18n.tell_where(problem, i18n.translator("da")) for problem in problems]
+    assert danish[0] == (
+        "Us: Us gik ud uden de bøger, giv 1 kræver (2 rene bøger + 2 urene bøger + 1 jokerbog); "
+        "på bordet: rene 1, urene 0, jokerbøger 0"
+    )
+    assert "kun ét hold kan gå ud i en giv, men Us og Them er markeret som gået ud" in danish
+
+
+@pytest.fixture
+def table(tmp_path):
+    from scanner.service import TableCamera, TableService
+    from scanner.store import Store
+    from scanner.web import create_app
+
+    store = Store.open(tmp_path / "data")
+    service = TableService(store, None, TableCamera("synthetic:5"), frames=1)
+    try:
+        with TestClient(create_app(service), base_url="http://localhost") as client:
+            client.headers["Origin"] = "http://localhost"
+            yield client
+    finally:
+        store.close()
+
+
+def test_a_deals_problems_and_the_tables_refusals_in_the_pages_language(table):
+    """Issue 72: every text a player sees in the page's language, the engine's problems and
+    the table's refusals too; the API's English ``error`` stays as it was."""
+    sides = [{"name": "Us"}, {"name": "Them"}]
+    assert table.post("/api/games", json={"sides": sides, "rules": "pagat"}).status_code == 201
+    answer = table.post("/api/deal/side", json={"side": "Them", "went_out": True})
+    assert answer.status_code == 200, answer.text
+    page = table.get("/deal", headers={"Accept-Language": "da"}).text
+    assert "Them: Them gik ud uden de bøger, giv 1 kræver (2 rene bøger + 2 urene" in page
+    assert "Us har ingen scanning af bordet: deres bord tæller som tomt." in page
+    assert "went out without" not in page and "has no table scan" not in page
+
+    english = table.post("/api/deal/confirm", json={"deal": 1, "accept_checks": True})
+    assert english.status_code == 409
+    assert english.json()["error"].startswith("This deal cannot have happened: Them: Them went")
+    swedish = table.post(
+        "/api/deal/confirm",
+        json={"deal": 1, "accept_checks": True},
+        headers={"Accept-Language": "sv"},
+    ).json()
+    assert swedish["error"] == english.json()["error"]
+    assert swedish["said"]["key"] == "impossible"
+    assert swedish["shown"].startswith("Den här given kan inte ha hänt: Them: Them gick ut utan")
+    assert "(2 rena böcker + 2 orena böcker + 1 jokerbok); på bordet: rena 0" in swedish["shown"]
+
+    stale = table.post("/api/deal/confirm", json={"deal": 3}, headers={"Accept-Language": "nb"})
+    assert stale.status_code == 409
+    assert stale.json()["shown"] == (
+        "Giv 3 er ikke given som pågår: bordet er på giv 1. Siden viser den nå."
+    )
+    empty = table.post(
+        "/api/scans/upload",
+        content=b"",
+        headers={"Accept-Language": "da"},
+    )
+    assert empty.status_code == 400
+    assert empty.json()["shown"] == "Filen er tom: vælg et foto af bordet."

@@ -68,7 +68,8 @@
           var data = null;
           try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
           if (!response.ok) {
-            var message = (data && data.error) || ("The table answered " + response.status + ".");
+            /* the answer in the page's language where the table can say it so */
+            var message = (data && (data.shown || data.error)) || ("The table answered " + response.status + ".");
             if ((response.status === 401 || response.status === 403) && pinBox) { pinBox.focus(); }
             throw new Error(message);
           }
