@@ -201,6 +201,51 @@ def scan_on_the_page(phone: Phone) -> int:
     return int(page.locator("#live .scan").get_attribute("data-scan-id"))
 
 
+OVERLAPPING_NAMES = """() => {
+  const boxes = [...document.querySelectorAll('#live figure.picture svg.marks g.mark text')]
+    .map((text) => [text.textContent, text.getBoundingClientRect()]);
+  const over = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i][1], boxes[j][1]];
+      if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1
+          && b.top < a.bottom - 1) { over.push(boxes[i][0] + ' / ' + boxes[j][0]); }
+    }
+  }
+  return [boxes.length, over];
+}"""
+
+
+def picture_zooms_and_names_never_overlap(phone: Phone) -> None:
+    """Issue 72, the picture: no card's name covers another's, however tight the fan; + and
+    − zoom, the arrows move the view (no swiping needed), and the names stay readable and
+    apart at every zoom; the camera's own marks (drawn once, at the scan) are not offered."""
+    page = phone.page
+    figure = page.locator("#live figure.picture").first
+    count, over = page.evaluate(OVERLAPPING_NAMES)
+    assert count > 3 and over == [], f"names on the picture overlap: {over}"
+    assert not figure.locator("a[href$='/annotated']").count()
+    assert figure.locator("[data-pan]").first.is_hidden()  # nothing to move over, unzoomed
+    width = figure.locator("img").bounding_box()["width"]
+    figure.locator("[data-zoom=in]").click()
+    figure.locator("[data-zoom=in]").click()
+    zoomed = figure.locator("img").bounding_box()["width"]
+    assert zoomed > 1.9 * width, (width, zoomed)
+    count, over = page.evaluate(OVERLAPPING_NAMES)
+    assert over == [], f"names on the zoomed picture overlap: {over}"
+    harness.assert_readable(phone, "the zoomed picture")
+    view = figure.locator(".picture-view")
+    left = view.evaluate("view => view.scrollLeft")
+    figure.locator("[data-pan=right]").click()
+    assert view.evaluate("view => view.scrollLeft") > left
+    top = view.evaluate("view => view.scrollTop")
+    figure.locator("[data-pan=down]").click()
+    assert view.evaluate("view => view.scrollTop") > top
+    phone.shot("picture-zoomed")
+    figure.locator("[data-zoom=whole]").click()
+    assert abs(figure.locator("img").bounding_box()["width"] - width) < 2
+
+
 def test_a_card_corrected_on_the_picture_in_two_taps(server, phones):
     """Problems 5 and 7: the picture shows every card's name at a size a phone can read;
     tapping one opens its correction with a close-up of that card; one tap on the right rank
@@ -214,6 +259,7 @@ def test_a_card_corrected_on_the_picture_in_two_taps(server, phones):
     page.wait_for_selector("#live figure.picture svg.marks g.mark")
     harness.assert_readable(phone, "the picture with its cards named")
     phone.shot("picture")
+    picture_zooms_and_names_never_overlap(phone)
     card_id = page.evaluate(TOPMOST_MARK)
     assert card_id, "no card's name on the picture can be tapped"
     mark = page.locator(f"#live svg.marks g.mark[data-card='{card_id}']")

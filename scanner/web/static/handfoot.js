@@ -744,12 +744,109 @@
     try { return JSON.parse(figure.getAttribute("data-cards") || "[]"); } catch (e) { return []; }
   }
 
+  /* How far each picture is zoomed (by scan), kept across the page's live refreshes. */
+  var ZOOMS = [1, 1.5, 2, 3, 4];
+  var zoomOf = {};
+  var measure = document.createElement("canvas").getContext("2d");
+  var LABEL_FONT = "system-ui, -apple-system, \"Segoe UI\", Roboto, Arial, sans-serif";
+
+  function applyZoom(figure) {
+    var scan = figure.getAttribute("data-scan");
+    var level = zoomOf[scan] || 0;
+    var view = figure.querySelector(".picture-view");
+    var box = figure.querySelector(".picture-box");
+    if (!view || !box) { return; }
+    var img = figure.querySelector("img");
+    box.style.width = level ? Math.round(view.clientWidth * ZOOMS[level]) + "px" : "";
+    /* the view keeps the size of the whole picture: zooming in shows a part of it */
+    var whole = img && img.naturalWidth ? view.clientWidth * img.naturalHeight / img.naturalWidth : 0;
+    view.style.height = level && whole ? Math.round(Math.min(whole, window.innerHeight * 0.75)) + "px" : "";
+    figure.classList.toggle("zoomed", level > 0);
+    Array.prototype.forEach.call(figure.querySelectorAll("[data-pan], [data-zoom=whole]"), function (button) {
+      button.hidden = level === 0;
+    });
+    var zoomIn = figure.querySelector("[data-zoom=in]"), zoomOut = figure.querySelector("[data-zoom=out]");
+    if (zoomIn) { zoomIn.disabled = level === ZOOMS.length - 1; }
+    if (zoomOut) { zoomOut.disabled = level === 0; }
+  }
+
+  /* Zoom about the middle of what is in view, or move the view by half of it. */
+  function zoomPicture(figure, how) {
+    var scan = figure.getAttribute("data-scan");
+    var view = figure.querySelector(".picture-view");
+    var level = zoomOf[scan] || 0;
+    var before = ZOOMS[level];
+    var middle = [view.scrollLeft + view.clientWidth / 2, view.scrollTop + view.clientHeight / 2];
+    level = how === "in" ? Math.min(ZOOMS.length - 1, level + 1) : (how === "out" ? Math.max(0, level - 1) : 0);
+    zoomOf[scan] = level;
+    applyZoom(figure);
+    drawPicture(figure);
+    var ratio = ZOOMS[level] / before;
+    view.scrollLeft = middle[0] * ratio - view.clientWidth / 2;
+    view.scrollTop = middle[1] * ratio - view.clientHeight / 2;
+  }
+
+  function panPicture(figure, where) {
+    var view = figure.querySelector(".picture-view");
+    var dx = where === "left" ? -1 : (where === "right" ? 1 : 0);
+    var dy = where === "up" ? -1 : (where === "down" ? 1 : 0);
+    view.scrollLeft += dx * view.clientWidth / 2;
+    view.scrollTop += dy * view.clientHeight / 2;
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("figure.picture [data-zoom], figure.picture [data-pan]") : null;
+    if (!button) { return; }
+    var figure = button.closest("figure.picture");
+    if (button.hasAttribute("data-zoom")) { zoomPicture(figure, button.getAttribute("data-zoom")); }
+    else { panPicture(figure, button.getAttribute("data-pan")); }
+  });
+
+  function overlaps(a, b) {
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  }
+
+  /* Where each card's name goes: on its corner index when that covers no other name, else
+     the nearest free place above or below it (in rows a name high), then beside it. Names
+     are placed top to bottom, left to right; a moved name gets a line to its card. */
+  function layOutLabels(entries, fontPx, width, height) {
+    var placed = [];
+    var rowH = fontPx * 1.2;
+    measure.font = "800 " + fontPx + "px " + LABEL_FONT;
+    entries.sort(function (a, b) { return (a.anchor[1] - b.anchor[1]) || (a.anchor[0] - b.anchor[0]); });
+    entries.forEach(function (entry) {
+      var w = measure.measureText(entry.text).width + fontPx * 0.3, h = rowH;
+      var home = { x: entry.anchor[0], y: entry.anchor[1] - h };
+      var tries = [[0, 0]];
+      for (var step = 1; step <= 24; step += 1) {
+        tries.push([0, -step * h], [0, step * h]);
+        if (step <= 6) { tries.push([step * w * 0.6, 0], [-step * w * 0.6, 0]); }
+      }
+      var chosen = null;
+      for (var i = 0; i < tries.length && !chosen; i += 1) {
+        var rect = {
+          x: Math.max(0, Math.min(width - w, home.x + tries[i][0])),
+          y: Math.max(0, Math.min(height - h, home.y + tries[i][1])),
+          w: w, h: h
+        };
+        if (!placed.some(function (other) { return overlaps(rect, other); })) { chosen = rect; }
+      }
+      if (!chosen) { chosen = { x: Math.max(0, Math.min(width - w, home.x)), y: Math.max(0, home.y), w: w, h: h }; }
+      placed.push(chosen);
+      entry.rect = chosen;
+      entry.moved = Math.abs(chosen.x - home.x) > h * 0.5 || Math.abs(chosen.y - home.y) > h * 0.5;
+    });
+    return entries;
+  }
+
   function drawPicture(figure) {
     var img = figure.querySelector("img");
     if (!img || !img.naturalWidth || !img.clientWidth) { return; }
+    applyZoom(figure);
     var old = figure.querySelector("svg.marks");
     if (old) { old.parentNode.removeChild(old); }
     var scale = img.naturalWidth / img.clientWidth;  /* picture px per screen px */
+    var fontPx = LABEL_PX * scale;
     var svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("class", "marks");
     svg.setAttribute("viewBox", "0 0 " + img.naturalWidth + " " + img.naturalHeight);
@@ -757,34 +854,74 @@
     svg.setAttribute("aria-label", "Cards on the picture");
     var scan = figure.getAttribute("data-scan");
     var list = document.getElementById("scan-" + scan);
-    pictureCards(figure).forEach(function (card) {
+    var outlines = document.createElementNS(SVG, "g"), names = document.createElementNS(SVG, "g");
+    var entries = pictureCards(figure).map(function (card) {
+      var box = card.box || [card.polygon[0][0], card.polygon[0][1], card.polygon[0][0], card.polygon[0][1]];
+      return {
+        card: card,
+        anchor: [box[0], box[1]],
+        middle: [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2],
+        text: card.code + (card.check ? "?" : "") + (card.corrected ? " ✎" : "")
+      };
+    });
+    layOutLabels(entries, fontPx, img.naturalWidth, img.naturalHeight).forEach(function (entry) {
+      var card = entry.card;
       var button = list ? list.querySelector("button.card[data-card='" + card.id + "']") : null;
-      var group = document.createElementNS(SVG, "g");
       var state = card.check ? "check" : (card.corrected ? "corrected" : (card.counted ? "ok" : "bad"));
-      group.setAttribute("class", "mark " + state);
-      group.setAttribute("data-scan", scan);
-      group.setAttribute("data-card", String(card.id));
-      group.setAttribute("data-code", card.code);
-      group.setAttribute("data-where", card.where);
-      group.setAttribute("data-targets", button ? button.getAttribute("data-targets") : "");
-      group.setAttribute("data-reason", button ? button.getAttribute("data-reason") : "");
-      group.setAttribute("tabindex", "0");
-      group.setAttribute("role", "button");
-      group.setAttribute("aria-label", card.code + (card.check ? ", to check" : "") + ": tap to change");
+      function mark(kind) {
+        var group = document.createElementNS(SVG, "g");
+        group.setAttribute("class", kind + " " + state);
+        group.setAttribute("data-scan", scan);
+        group.setAttribute("data-card", String(card.id));
+        group.setAttribute("data-code", card.code);
+        group.setAttribute("data-where", card.where);
+        group.setAttribute("data-targets", button ? button.getAttribute("data-targets") : "");
+        group.setAttribute("data-reason", button ? button.getAttribute("data-reason") : "");
+        return group;
+      }
       var outline = document.createElementNS(SVG, "polygon");
       outline.setAttribute("points", card.polygon.map(function (p) { return p[0] + "," + p[1]; }).join(" "));
       outline.setAttribute("stroke-width", String(3 * scale));
-      group.appendChild(outline);
-      var at = card.box ? [card.box[0], card.box[1]] : card.polygon[0];
+      var shape = mark("outline");
+      shape.appendChild(outline);
+      outlines.appendChild(shape);
+      /* the name, its line and a copy of the outline's tap target: one mark per card */
+      var group = mark("mark");
+      group.setAttribute("tabindex", "0");
+      group.setAttribute("role", "button");
+      group.setAttribute("aria-label", card.code + (card.check ? ", to check" : "") + ": tap to change");
+      var rect = entry.rect;
+      if (entry.moved) {
+        var cx = Math.max(rect.x, Math.min(rect.x + rect.w, entry.middle[0]));
+        var cy = Math.max(rect.y, Math.min(rect.y + rect.h, entry.middle[1]));
+        var lead = document.createElementNS(SVG, "line");
+        lead.setAttribute("class", "leader");
+        lead.setAttribute("x1", String(cx));
+        lead.setAttribute("y1", String(cy));
+        lead.setAttribute("x2", String(entry.middle[0]));
+        lead.setAttribute("y2", String(entry.middle[1]));
+        lead.setAttribute("stroke-width", String(2 * scale));
+        group.appendChild(lead);
+      }
+      var back = document.createElementNS(SVG, "rect");
+      back.setAttribute("class", "label-back");
+      back.setAttribute("x", String(rect.x));
+      back.setAttribute("y", String(rect.y));
+      back.setAttribute("width", String(rect.w));
+      back.setAttribute("height", String(rect.h));
+      back.setAttribute("rx", String(3 * scale));
+      group.appendChild(back);
       var label = document.createElementNS(SVG, "text");
-      label.setAttribute("x", String(at[0]));
-      label.setAttribute("y", String(at[1]));
-      label.setAttribute("font-size", String(LABEL_PX * scale));
+      label.setAttribute("x", String(rect.x + fontPx * 0.15));
+      label.setAttribute("y", String(rect.y + fontPx * 0.95));
+      label.setAttribute("font-size", String(fontPx));
       label.setAttribute("stroke-width", String(4 * scale));
-      label.textContent = card.code + (card.check ? "?" : "") + (card.corrected ? " ✎" : "");
+      label.textContent = entry.text;
       group.appendChild(label);
-      svg.appendChild(group);
+      names.appendChild(group);
     });
+    svg.appendChild(outlines);
+    svg.appendChild(names);  /* names above every outline, so none is hidden by a card */
     figure.querySelector(".picture-box").appendChild(svg);
   }
 
