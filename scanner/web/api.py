@@ -58,7 +58,10 @@ class RulesFormIn(Body):
     """The house-rules form: the base preset and the fields changed from it (as typed)."""
 
     base: str = Field(max_length=100)
-    changed: dict[str, str | bool | dict[str, str]] = Field(default_factory=dict, max_length=40)
+    # a list: books to go out, one row per deal (at most a game's 100 deals)
+    changed: dict[
+        str, str | bool | dict[str, str] | Annotated[list[dict[str, str]], Field(max_length=100)]
+    ] = Field(default_factory=dict, max_length=40)
 
 
 class SelectIn(Body):

@@ -156,6 +156,7 @@ SCRIPT_WORDS = (
     "js.not_playable",
     "js.playable",
     "js.name_a_team",
+    "js.deal_row",
 )
 
 

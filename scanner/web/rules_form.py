@@ -21,7 +21,7 @@ from scanner.web.i18n import translator
 @dataclass(frozen=True)
 class Field:
     key: str
-    kind: str  # text, number, optional, yes_no, choice, numbers, go_out, card_values
+    kind: str  # text, number, optional, yes_no, choice, numbers, go_out, go_out_deals, card_values
     label: str
     hint: str = ""
     choices: tuple[tuple[str, str], ...] = ()
@@ -29,6 +29,25 @@ class Field:
 
 FIELDS = (
     Field("name", "text", "Name of these rules", "such as Grandma's table"),
+    Field(
+        "deck",
+        "choice",
+        "Deck",
+        choices=(
+            ("standard", "standard cards (52 and 2 jokers a deck)"),
+            ("special", "the Hand and Foot special deck"),
+        ),
+    ),
+    Field(
+        "play",
+        "choice",
+        "Who plays together",
+        choices=(
+            ("partnership", "partners, as teams"),
+            ("individual", "each for themselves"),
+            ("either", "teams or each for themselves"),
+        ),
+    ),
     Field("deals", "number", "Deals in a game", "1 to 100"),
     Field("hand_size", "number", "Cards in a hand"),
     Field("foot_size", "number", "Cards in a foot"),
@@ -54,6 +73,7 @@ FIELDS = (
     Field("wild_bonus", "number", "Points for a book of wild cards"),
     Field("black_three_bonus", "number", "Points for a book of black threes"),
     Field("go_out", "go_out", "Books needed to go out (every deal)"),
+    Field("go_out_deals", "go_out_deals", "Books needed to go out, deal by deal"),
     Field("going_out_bonus", "number", "Points for going out"),
     Field(
         "red_threes",
@@ -71,6 +91,12 @@ FIELDS = (
     Field("lady_penalty", "number", "Cost of a Lady left over"),
     Field(
         "initial_minimums", "numbers", "Points the first meld needs, deal by deal", "50 90 120 150"
+    ),
+    Field(
+        "concealed_first_meld_deals",
+        "numbers",
+        "Deals whose first meld must be a concealed canasta",
+        "deal numbers such as 4; empty: none",
     ),
     Field(
         "melds_per_rank",
@@ -96,6 +122,7 @@ HINTS = {
     "meld_max": "rule.hint.no_limit",
     "wild_max": "rule.hint.no_limit",
     "initial_minimums": "rule.hint.initial_minimums",
+    "concealed_first_meld_deals": "rule.hint.concealed_first_meld_deals",
 }
 ENGLISH = translator("en")
 
@@ -125,6 +152,12 @@ def form_values(rules: RuleSet) -> dict[str, Any]:
     """Every field's value for ``rules``, as the form shows it."""
     values: dict[str, Any] = {}
     for field in FIELDS:
+        if field.kind == "go_out_deals":  # one row per deal: every deal's books apart
+            values[field.key] = [
+                {kind: str(getattr(requirement, kind)) for kind in KINDS}
+                for requirement in rules.go_out
+            ]
+            continue
         value = getattr(rules, field.key)
         if field.kind == "optional":
             values[field.key] = "" if value is None else str(value)
@@ -196,19 +229,45 @@ def to_mapping(base: str, changed: Mapping[str, Any], t=ENGLISH) -> dict[str, An
         elif field.kind == "numbers":
             parts = [part for part in re.split(r"[\s,;]+", str(value)) if part]
             data[key] = [_whole(key, part, t=t) for part in parts]
-        elif field.kind == "go_out":
-            counts = value if isinstance(value, Mapping) else {}
-            data[key] = {
-                kind: _whole(key, counts.get(kind, "0") or "0", f"{label(key, t)} ({kind})", t)
-                for kind in KINDS
-            }
+        elif field.kind == "go_out" and "go_out_deals" not in changed:
+            data[key] = _books(key, value, label(key, t), t)
+        elif field.kind == "go_out_deals":
+            rows = value if isinstance(value, list) else []
+            if not rows:
+                raise FormProblem(key, t("rule.whole_number", label=label(key, t), text=""))
+            data["go_out"] = [
+                _books(key, row, t("rule.deal_n", label=label(key, t), deal=number), t)
+                for number, row in enumerate(rows, start=1)
+            ]
         elif field.kind == "card_values":
             worth = value if isinstance(value, Mapping) else {}
             data[key] = {
                 card: _whole(key, points, f"{label(key, t)}: {card}", t)
                 for card, points in worth.items()
             }
+    if isinstance(data.get("go_out"), list):
+        data["go_out"] = _one_per_deal(data["go_out"], data.get("deals"), base)
     return data
+
+
+def _one_per_deal(rows: list, deals: Any, base: str) -> list:
+    """The form's rows, one per deal of the game: a deal past the last row asks what the last
+    row asks (the number of deals may have changed after the rows were drawn)."""
+    if not isinstance(deals, int):
+        try:
+            deals = get_preset(base).deals
+        except HandfootError:
+            return rows
+    if not 1 <= deals <= 100:
+        return rows  # the engine names the number of deals
+    return (rows + rows[-1:] * deals)[:deals]
+
+
+def _books(key: str, value: Any, name: str, t=ENGLISH) -> dict[str, int]:
+    counts = value if isinstance(value, Mapping) else {}
+    return {
+        kind: _whole(key, counts.get(kind, "0") or "0", f"{name} ({kind})", t) for kind in KINDS
+    }
 
 
 def base_of(text: str) -> str | None:
@@ -256,8 +315,8 @@ def check(base: str, changed: Mapping[str, Any], t=ENGLISH) -> dict:
 def summary(rules: RuleSet) -> list[str]:
     """The rules in a few sentences, always of the values now in the form."""
     per_deal = ", ".join(str(n) for n in rules.initial_minimums)
-    go_out = {requirement.describe() for requirement in rules.go_out}
-    out = " / ".join(sorted(go_out))
+    go_out = [requirement.describe() for requirement in rules.go_out]
+    out = go_out[0] if len(set(go_out)) == 1 else "deal by deal " + " / ".join(go_out)
     lines = [
         f"{rules.deals} deals; a hand of {rules.hand_size} and a foot of {rules.foot_size} cards.",
         f"A meld has {rules.meld_min} or more cards"
@@ -269,6 +328,9 @@ def summary(rules: RuleSet) -> list[str]:
         f"The first meld needs {per_deal} points, deal by deal.",
         f"Going out needs {out} books and is worth {rules.going_out_bonus}.",
     ]
+    if rules.concealed_first_meld_deals:
+        deals = ", ".join(str(n) for n in rules.concealed_first_meld_deals)
+        lines.append(f"The first meld of deal {deals} must be a concealed canasta.")
     if rules.red_threes.value != "none":
         lines.append(f"Red threes: {rules.red_three_points} each ({rules.red_threes.value}).")
     if rules.lady_bonus or rules.lady_penalty:

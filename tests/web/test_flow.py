@@ -145,11 +145,30 @@ def test_house_rules_in_a_form_checked_as_typed(server, phones):
     page.wait_for_function(
         "() => /clean book is worth 700/.test(document.getElementById('rules-summary').textContent)"
     )
+    # Issue 72: the rules the form could not set before, each a labelled field.
+    deal_4 = page.get_by_label("Deal 4: clean")
+    deal_4.fill("3")
+    page.wait_for_function(
+        "() => /deal by deal .* \\/ 3 clean/.test("
+        "document.getElementById('rules-summary').textContent)"
+    )
+    page.get_by_label("Deals whose first meld must be a concealed canasta").fill("4")
+    page.get_by_label("Who plays together").select_option("individual")
+    page.wait_for_function(
+        "() => /deal 4 must be a concealed canasta/.test("
+        "document.getElementById('rules-summary').textContent)"
+    )
+    every_deal = page.get_by_role("group", name="Books needed to go out (every deal)")
+    every_deal.get_by_label("dirty").fill("2")
+    assert deal_4.input_value() == "3"  # a row changed by hand keeps what it was given
+    assert page.get_by_label("Deal 2: dirty").input_value() == "2"  # every deal follows
     harness.assert_readable(phone, "the house-rules form")
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url(server + "/")
     game = state(server)["game"]
     assert "clean_bonus = 700" in game["rules_toml"]
+    assert "concealed_first_meld_deals = [4]" in game["rules_toml"]
+    assert 'play = "individual"' in game["rules_toml"]
 
 
 def test_the_engines_problem_with_a_typed_rules_text_is_in_plain_words(server):

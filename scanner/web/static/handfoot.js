@@ -571,7 +571,29 @@
       box.appendChild(entry);
       return box;
     }
-    if (field.kind === "go_out" || field.kind === "card_values") {
+    if (field.kind === "go_out_deals") {
+      /* one row per deal, each its four book counts */
+      var deals = document.createElement("fieldset");
+      deals.className = "rule-group rule-deals";
+      var title = document.createElement("legend");
+      title.textContent = field.label;
+      deals.appendChild(title);
+      (value || []).forEach(function (books, index) {
+        var line = document.createElement("div");
+        line.className = "rule-deal";
+        var name = document.createElement("span");
+        name.className = "rule-deal-name";
+        name.textContent = w("deal_row", { deal: index + 1 });
+        line.appendChild(name);
+        Object.keys(books).forEach(function (part) {
+          var box = input("rule-" + field.key + "." + index + "." + part, books[part], part, true);
+          box.querySelector("input").setAttribute("aria-label", name.textContent + ": " + part);
+          line.appendChild(box);
+        });
+        deals.appendChild(line);
+      });
+      row.appendChild(deals);
+    } else if (field.kind === "go_out" || field.kind === "card_values") {
       var group = document.createElement("fieldset");
       group.className = "rule-group";
       var legend = document.createElement("legend");
@@ -633,6 +655,19 @@
     Array.prototype.forEach.call(formBox.querySelectorAll(".rule-field"), function (row) {
       var key = row.getAttribute("data-key");
       var base = rulesForm.values[key];
+      if (Array.isArray(base)) {  /* deal by deal: every row, when any differs */
+        var rows = [];
+        var changedRow = false;
+        Array.prototype.forEach.call(row.querySelectorAll("input"), function (entry) {
+          var at = entry.name.slice(("rule-" + key).length + 1).split(".");
+          var index = Number(at[0]);
+          rows[index] = rows[index] || {};
+          rows[index][at[1]] = entry.value;
+          if (!base[index] || String(base[index][at[1]]) !== entry.value) { changedRow = true; }
+        });
+        if (changedRow || rows.length !== base.length) { changed[key] = rows; }
+        return;
+      }
       if (base !== null && typeof base === "object") {
         var parts = {};
         var differs = false;
@@ -691,11 +726,31 @@
 
   if (formBox) {
     try { drawForm(JSON.parse(formBox.getAttribute("data-form"))); } catch (e) { /* drawn on the first choice */ }
-    formBox.addEventListener("input", function () {
+    formBox.addEventListener("input", function (event) {
+      /* books for every deal: each deal's row follows */
+      var name = event.target.name || "";
+      if (name.indexOf("rule-go_out.") === 0) {
+        var part = name.slice("rule-go_out.".length);
+        Array.prototype.forEach.call(formBox.querySelectorAll("input[name^='rule-go_out_deals.']"), function (entry) {
+          if (entry.name.split(".")[2] === part) { entry.value = event.target.value; }
+        });
+      }
       window.clearTimeout(rulesForm.timer);
       rulesForm.timer = window.setTimeout(checkForm, 250);
     });
-    formBox.addEventListener("change", function () { window.clearTimeout(rulesForm.timer); checkForm(); });
+    formBox.addEventListener("change", function (event) {
+      window.clearTimeout(rulesForm.timer);
+      if (event.target.name === "rule-deck") {
+        /* another deck is another game: its own preset's form (its cards, its rules) */
+        var preset = event.target.value === "special" ? "handnfoot" : "pagat";
+        var radio = document.querySelector("input[name=rules][value='" + preset + "']");
+        if (radio) { radio.checked = true; }
+        loadForm(preset);
+        rulesForm.problems = "";
+        return;
+      }
+      checkForm();
+    });
     Array.prototype.forEach.call(document.querySelectorAll("input[name=rules]"), function (radio) {
       radio.addEventListener("change", function () {
         if (radio.value !== "house") { loadForm(radio.value); rulesForm.problems = ""; }
