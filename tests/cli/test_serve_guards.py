@@ -89,9 +89,10 @@ def test_idle_event_streams_cannot_starve_the_table(tmp_path, log):
             stream = socket.create_connection(("127.0.0.1", port), timeout=5)
             stream.sendall(request)
             streams.append(stream)
-        started = time.monotonic()
-        state = httpx2.get(f"http://127.0.0.1:{port}/api/state", timeout=10)
-        assert state.status_code == 200 and time.monotonic() - started < 10
+        # Out of open files, the server never answered again; now it does (in about 2 s on
+        # an idle machine: the wait is long for a machine busy with other work)
+        state = httpx2.get(f"http://127.0.0.1:{port}/api/state", timeout=60)
+        assert state.status_code == 200
         closed = 0
         for stream in streams:
             stream.settimeout(0.5)
