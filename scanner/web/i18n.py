@@ -157,6 +157,10 @@ SCRIPT_WORDS = (
     "js.playable",
     "js.name_a_team",
     "js.deal_row",
+    "js.books_clean",
+    "js.books_dirty",
+    "js.books_wild",
+    "js.books_any",
 )
 
 

@@ -553,6 +553,12 @@
   /* House rules as a form: the fields of the chosen preset, each change checked by the
      engine as it is typed; the summary always describes the values in the form. */
   var rulesForm = { base: "pagat", values: {}, problems: "", timer: null };
+
+  /* A kind of book, as the form names its count, in the page's words. */
+  function bookWord(part) {
+    var words = { clean: w("books_clean"), dirty: w("books_dirty"), wild: w("books_wild"), any: w("books_any") };
+    return words[part] || part;
+  }
   var formBox = document.getElementById("rules-form");
 
   function drawField(field, value) {
@@ -586,8 +592,8 @@
         name.textContent = w("deal_row", { deal: index + 1 });
         line.appendChild(name);
         Object.keys(books).forEach(function (part) {
-          var box = input("rule-" + field.key + "." + index + "." + part, books[part], part, true);
-          box.querySelector("input").setAttribute("aria-label", name.textContent + ": " + part);
+          var box = input("rule-" + field.key + "." + index + "." + part, books[part], bookWord(part), true);
+          box.querySelector("input").setAttribute("aria-label", name.textContent + ": " + bookWord(part));
           line.appendChild(box);
         });
         deals.appendChild(line);
@@ -600,7 +606,9 @@
       legend.textContent = field.label;
       group.appendChild(legend);
       Object.keys(value).forEach(function (part) {
-        group.appendChild(input("rule-" + field.key + "." + part, value[part], part, true));
+        /* a kind of book in the page's words; a card's code as it is */
+        var named = field.kind === "go_out" ? bookWord(part) : part;
+        group.appendChild(input("rule-" + field.key + "." + part, value[part], named, true));
       });
       row.appendChild(group);
     } else if (field.kind === "choice" || field.kind === "yes_no") {
