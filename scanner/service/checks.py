@@ -70,9 +70,44 @@ def check_sides(sides: Any) -> list[dict]:
             raise BadInput(
                 f"players of {name}", len(players), f"a side has at most {MAX_PLAYERS} players"
             )
-        players = [clean for clean in (clean_name(p) for p in players) if clean]
-        checked.append({"name": name, "players": players})
-    return checked
+        seats = side.get("seats")
+        if seats is None:
+            players = [clean for clean in (clean_name(p) for p in players) if clean]
+            checked.append({"name": name, "players": players})
+            continue
+        if not isinstance(seats, list) or len(seats) != len(players):
+            raise BadInput(f"seats of {name}", seats, "give one seat number per player")
+        seated = [(clean_name(p), seat) for p, seat in zip(players, seats, strict=True)]
+        seated = [(player, seat) for player, seat in seated if player]
+        checked.append(
+            {
+                "name": name,
+                "players": [player for player, _ in seated],
+                "seats": [seat for _, seat in seated],
+            }
+        )
+    return check_seats(checked)
+
+
+def check_seats(sides: list[dict]) -> list[dict]:
+    """Seats, where given: every player of the game has one, numbered 1 to the number of
+    players around the table, no two alike. A game where nobody picked a seat keeps none."""
+    given = [seat for side in sides for seat in side.get("seats", []) if seat is not None]
+    if not given:
+        return [{"name": side["name"], "players": side["players"]} for side in sides]
+    players = sum(len(side["players"]) for side in sides)
+    for side in sides:
+        seats = side.get("seats") or [None] * len(side["players"])
+        for player, seat in zip(side["players"], seats, strict=True):
+            if seat is None:
+                raise BadInput(f"seat of {player}", seat, "give every player a seat, or none")
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= players:
+                raise BadInput(f"seat of {player}", seat, f"the seats are 1 to {players}")
+        side["seats"] = seats
+    if len(set(given)) != len(given):
+        seat = next(seat for seat in given if given.count(seat) > 1)
+        raise BadInput("seat", seat, "two players have that seat")
+    return sides
 
 
 TOML_AT = re.compile(r"at line (\d+), column (\d+)")

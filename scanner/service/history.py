@@ -46,7 +46,13 @@ def game(store: Store, game_id: int) -> dict:
     except NotFound:
         raise NoSuchThing("game", game_id) from None
     exported = game_to_json(store, game_id)
-    return summary(store, record) | {"deals": exported["deals"], "sides": exported["sides"]}
+    # where each player sat, as the game record keeps it beside the players
+    seats = {side["name"]: side["seats"] for side in record.sides if side.get("seats")}
+    sides = [
+        side | ({"seats": seats[side["name"]]} if side.get("name") in seats else {})
+        for side in exported["sides"]
+    ]
+    return summary(store, record) | {"deals": exported["deals"], "sides": sides}
 
 
 def export(store: Store, game_id: int, kind: str) -> dict | str:

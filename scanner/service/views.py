@@ -158,4 +158,27 @@ def state_json(state: TableState, camera: dict) -> dict:
         "camera": camera,
         "next": next_step(state),
         "leader": leader(state),
+        "seating": seating(state),
+        "dealer": dealer(state),
     }
+
+
+def seating(state: TableState) -> list[dict]:
+    """Who sits where, seat by seat (empty where the game's players have no seats)."""
+    if state.game is None:
+        return []
+    seated = [
+        {"seat": seat, "player": player, "side": side["name"]}
+        for side in state.game.sides
+        for player, seat in zip(side.get("players", []), side.get("seats") or [], strict=False)
+    ]
+    return sorted(seated, key=lambda place: place["seat"])
+
+
+def dealer(state: TableState) -> dict | None:
+    """Who deals the deal in progress: seat 1 the first deal, then the next seat to the left
+    (None without seats or once the game is over)."""
+    places = seating(state)
+    if not places or state.deal is None:
+        return None
+    return places[(state.deal - 1) % len(places)]

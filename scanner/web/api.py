@@ -41,6 +41,8 @@ class Body(BaseModel):
 class SideIn(Body):
     name: str = Field(max_length=200)
     players: list[str] | str = []
+    # where each player sits, in the players' order: seat 1 deals first, the deal passes left
+    seats: list[int | None] | None = Field(None, max_length=100)
 
 
 class NewGameIn(Body):
@@ -119,6 +121,12 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
     one, a press drives gpiozero's mock pin, so it is a real gpiozero button event)."""
     router = APIRouter(prefix="/api")
 
+    @router.post("/session")
+    def session() -> dict:
+        """A phone gives the table PIN once: the guard checks it and hands the phone its
+        session cookie (with no PIN set, there is nothing to check)."""
+        return {"ok": True}
+
     @router.get("/state")
     def state() -> dict:
         return service.state_json()
@@ -167,7 +175,7 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
     def new_game(body: NewGameIn) -> dict:
         game = service.new_game(
             name=body.name,
-            sides=[side.model_dump() for side in body.sides],
+            sides=[side.model_dump(exclude_none=True) for side in body.sides],
             rules=body.rules,
             rules_toml=body.rules_toml,
         )

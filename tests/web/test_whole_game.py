@@ -162,6 +162,12 @@ def house_rules_game(phone: Phone) -> None:
     page.locator("#pin").fill(PIN)
     page.locator("#pin").dispatch_event("change")
     page.get_by_label("Name of the game (optional)").fill("Whole game")
+    # Players and where they sit: a short field and a seat each (issue 72).
+    for team, (player, partner) in enumerate((("Anna", "Bo"), ("Cai", "Dina")), start=1):
+        page.locator(f"input[name=player_{team}_1]").fill(player)
+        page.locator(f"input[name=player_{team}_2]").fill(partner)
+        page.get_by_label(f"Seat of Team {team}, Player").select_option(str(team))
+        page.get_by_label(f"Seat of Team {team}, Partner").select_option(str(team + 2))
     page.locator("details.house-rules summary").click()
     page.get_by_label("Points for going out").fill("150")
     page.wait_for_function(
@@ -170,6 +176,11 @@ def house_rules_game(phone: Phone) -> None:
     phone.shot("new-game-house-rules")
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url(phone.url + "/")
+    seating = page.locator("details.seating")
+    assert "seat 1 Anna (Us) · seat 2 Cai (Them) · seat 3 Bo (Us) · seat 4 Dina (Them)" in (
+        " ".join(seating.text_content().split())
+    )
+    assert page.locator(".deal-line .dealer").inner_text() == "Anna deals"
 
 
 def engine_totals(server: str) -> dict[str, int]:

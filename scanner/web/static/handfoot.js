@@ -50,6 +50,24 @@
     });
   }
 
+  /* With a table PIN, photos need this phone's session (a cookie): open one with the PIN kept
+     here, then draw the page's part again if a photo was refused before it. */
+  function openSession() {
+    if (!pin()) { return; }
+    api("POST", "/api/session", {}).then(function () {
+      var again = false;
+      Array.prototype.forEach.call(document.querySelectorAll("img[src^='/scans/']"), function (img) {
+        if (img.complete && !img.naturalWidth) { again = true; }
+        else if (!img.complete) { img.addEventListener("error", function () { refresh(); }); }
+      });
+      if (again) { refresh(); }
+    }, function () { /* a wrong PIN: the box has the cursor, and the next change says so */ });
+  }
+  if (pinBox) {
+    openSession();
+    pinBox.addEventListener("change", openSession);
+  }
+
   /* Send one request; resolve with the JSON answer, reject with a plain sentence. */
   function api(method, url, body, contentType) {
     var headers = { "Accept": "application/json" };
@@ -535,9 +553,16 @@
     var sides = [];
     for (var n = 1; n <= 4; n += 1) {
       var name = form.elements["side_" + n].value.trim();
-      var players = [1, 2].map(function (k) { return form.elements["player_" + n + "_" + k].value.trim(); })
-        .filter(Boolean);
-      if (name) { sides.push({ name: name, players: players }); }
+      var players = [], seats = [];
+      [1, 2].forEach(function (k) {
+        var player = form.elements["player_" + n + "_" + k].value.trim();
+        var seat = form.elements["seat_" + n + "_" + k];
+        if (player) { players.push(player); seats.push(seat && seat.value ? Number(seat.value) : null); }
+      });
+      var side = { name: name, players: players };
+      /* seats only where someone picked one: the table checks that every player has one */
+      if (seats.some(function (seat) { return seat !== null; })) { side.seats = seats; }
+      if (name) { sides.push(side); }
     }
     var rules = chosenRules(form);
     var body = { name: form.elements.name.value, sides: sides };
