@@ -30,6 +30,8 @@ from scanner.vision.preprocess import upright_crops
 # a mark this far from every labelled box (in the box's own sizes) lies on no index: a key of a
 # keyboard, a pip, the table; nearer, it may be a corner left unlabelled
 NONE_BEYOND = 1.5
+# a whole card's box grown by this share of its size on every side: a mark beyond lies on no card
+CARD_MARGIN = 0.1
 # each mark cut as read and so many times again, turned and sized a little otherwise: a real
 # photo's marks lie a few degrees and a few per cent off what the locator gives
 VARIANTS = 4
@@ -42,6 +44,11 @@ def _boxes(label: Path) -> list[tuple[str, float, float, float, float]]:
     return [(Label.from_token(name).code, *box) for name, *box in voc_boxes(label)]
 
 
+def _card_boxes(label: Path) -> list[tuple[str, float, float, float, float]]:
+    """The labelled whole-card boxes, whatever their names: ("card", x0, y0, x1, y1)."""
+    return [("card", *box) for _, *box in voc_boxes(label)]
+
+
 def _inside(x: float, y: float, boxes: Sequence[tuple], grow: float = 0.0) -> str | None:
     """The code of the box that holds (x, y), each box grown by ``grow`` of its size on every
     side; None where none does."""
@@ -52,9 +59,19 @@ def _inside(x: float, y: float, boxes: Sequence[tuple], grow: float = 0.0) -> st
     return None
 
 
-def cut(folder: Path, labels: Path, groups: Sequence[str], seed: int, recogniser=None) -> dict:
+def cut(
+    folder: Path,
+    labels: Path,
+    groups: Sequence[str],
+    seed: int,
+    recogniser=None,
+    whole_cards: bool = False,
+) -> dict:
     """Crops (uint8 [N, H, W, 3]) and their classes (int [N]) from the photos ``labels``
-    names under ``folder`` in ``groups`` (all where empty)."""
+    names under ``folder`` in ``groups`` (all where empty). With ``whole_cards``, the boxes
+    hold whole cards (as ``../shared/data/real-photos``, named by rank alone): only the marks
+    outside every card (its box grown CARD_MARGIN) are cut, as "not an index": printed words,
+    pictures and cloth beside the cards, the phantoms of a busy table."""
     from scanner.vision import Recogniser
 
     recogniser = recogniser or Recogniser.load()
@@ -66,12 +83,16 @@ def cut(folder: Path, labels: Path, groups: Sequence[str], seed: int, recogniser
         if groups and photo.group not in groups:
             continue
         frame = read_image(photo.image)
-        boxes = _boxes(photo.image.with_suffix(".xml"))
+        label = photo.image.with_suffix(".xml")
+        boxes = _card_boxes(label) if whole_cards else _boxes(label)
         marks, codes = [], []
         for index in recogniser.read(frame, melds=False).indices:
             x, y = index.index.x, index.index.y
             code = _inside(x, y, boxes)
-            if code is None and boxes and _inside(x, y, boxes, NONE_BEYOND) is None:
+            far = CARD_MARGIN if whole_cards else NONE_BEYOND
+            if whole_cards and code is not None:
+                continue  # a mark on a card: its index, its rank's colour unknown
+            if code is None and boxes and _inside(x, y, boxes, far) is None:
                 code = NOT_AN_INDEX
             if code is None or code not in CLASSES:
                 continue
@@ -103,10 +124,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--labels", type=Path, required=True)
     parser.add_argument("--group", action="append", default=[], help="only this group (repeat)")
+    parser.add_argument(
+        "--whole-cards",
+        action="store_true",
+        help="the boxes hold whole cards, named by rank: cut only marks beside every card, as "
+        "not an index",
+    )
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--seed", type=int, default=71)
     args = parser.parse_args(argv)
-    data = cut(args.folder, args.labels, args.group, args.seed)
+    data = cut(args.folder, args.labels, args.group, args.seed, whole_cards=args.whole_cards)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, **data)
     counts = np.bincount(data["classes"], minlength=len(CLASSES))

@@ -78,3 +78,17 @@ def test_the_classifier_goes_on_from_the_shipped_one_with_real_crops_mixed_in(tm
     assert isinstance(model, torch.nn.Module)
     history = (work / "classifier-history.json").read_text()
     assert '"drift"' in history  # the rendered crops of each batch kept near the start model
+
+
+def test_whole_card_boxes_give_only_the_marks_beside_every_card_as_not_an_index(tmp_path):
+    """The nine's box alone is kept: the ace beside it stands for what lies beside the cards
+    of a photo labelled by whole cards, and only its marks are cut, each as not an index."""
+    shutil.copy(PHOTOS / "IMG_2598.JPG", tmp_path / "IMG_2598.JPG")
+    xml = (PHOTOS / "IMG_2598.xml").read_text(encoding="utf-8")
+    nine, ace = xml.index("<object>"), xml.rindex("<object>")
+    (tmp_path / "IMG_2598.xml").write_text(xml[:ace] + "</annotation>" if ace > nine else xml)
+    labels = tmp_path / "labels.csv"
+    labels.write_text("image,cards,group\nIMG_2598.JPG,9,test\n")
+    data = cut(tmp_path, labels, [], seed=1, whole_cards=True)
+    assert len(data["classes"]) > 0
+    assert {CLASSES[k] for k in data["classes"]} == {"none"}
