@@ -17,6 +17,7 @@ class UnknownCardError(HandfootError, ValueError):
     def __init__(self, token: str, deck_name: str, hint: str = "") -> None:
         self.token = token
         self.deck_name = deck_name
+        self.hint = hint
         message = f"{token!r} is not a card of the {deck_name}"
         super().__init__(f"{message} ({hint})" if hint else message)
 

@@ -52,6 +52,7 @@ class BookRequirement:
 
     def phrase(self) -> Phrase | Listed:
         """What it asks for, as a part of a sentence said in any language ("1 clean + 1 dirty")."""
+
         def part(kind: str, count: int) -> Phrase:
             return Phrase.of(f"books_{kind}" + ("" if count == 1 else "_many"), count=count)
 

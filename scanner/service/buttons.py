@@ -9,6 +9,7 @@ from scanner.service.checks import check_mode
 from scanner.service.deal_end import DealEnd, preview_of
 from scanner.service.errors import NotNow, ServiceError
 from scanner.service.panel import HOLDS, Button
+from scanner.service.said import Problems, Said, nothing
 from scanner.service.scanning import Scanning
 from scanner.service.state import TableState
 from scanner.service.working import check_side
@@ -79,7 +80,8 @@ class Buttons(Scanning, DealEnd):
                 try:
                     self._undo(state, from_panel=True)
                 except NotNow as error:
-                    self._commit(replace(state, panel=state.panel.failed(5)), "panel", str(error))
+                    said = error.said or str(error)
+                    self._commit(replace(state, panel=state.panel.failed(5)), "panel", said)
                     raise
             return self._state.panel.to_json()
 
@@ -95,7 +97,9 @@ class Buttons(Scanning, DealEnd):
             try:
                 self._record_deal(accept_checks=True, from_panel=True)
             except NotNow as error:
-                self._commit(replace(state, panel=panel.failed(4)), "panel", str(error))
+                self._commit(
+                    replace(state, panel=panel.failed(4)), "panel", error.said or str(error)
+                )
             return
         names = state.side_names
         if names and panel.side == names[-1] and state.deal is not None and not panel.busy:
@@ -106,18 +110,15 @@ class Buttons(Scanning, DealEnd):
                     totals = ", ".join(
                         f"{team['name']} {team['total']}" for team in preview["result"]["teams"]
                     )
-                    as_read = f", {checks} marked check as read" if checks else ""
-                    message = (
-                        f"Deal {state.deal}: {totals}. Press NEXT again to record it{as_read}; "
-                        "hold SCAN to go back."
-                    )
+                    as_read = Said.of("panel_as_read", count=checks) if checks else nothing()
+                    message = Said.of("panel_ask", deal=state.deal, totals=totals, as_read=as_read)
                     self._commit(
                         replace(state, panel=panel.asking(check=checks > 0)), "panel", message
                     )
                     return
                 first = replace(panel.failed(4), side=names[0])
-                shown = "; ".join(preview["problems"][:2])
-                message = f"Deal {state.deal} cannot be recorded: {shown}. Correct it on the page."
+                shown = Problems.of(preview["problems"][:2], preview["problems_said"][:2])
+                message = Said.of("panel_cannot_record", deal=state.deal, problems=shown)
                 self._commit(replace(state, panel=first), "panel", message)
                 return
         self._commit(replace(state, panel=panel.next_side(names), chosen=True), "panel")
@@ -126,9 +127,9 @@ class Buttons(Scanning, DealEnd):
         job = self._scan_job
         if state.panel.busy and job is not None:
             job.cancelled.set()
-            message = "The scan is cancelled."
+            message = Said.of("panel_cancelled")
         elif state.panel.confirming:
-            message = "The deal is not recorded: scan, correct, or press NEXT to confirm."
+            message = Said.of("panel_not_recorded")
         else:
             message = None
         self._commit(replace(state, panel=state.panel.cleared()), "panel", message)

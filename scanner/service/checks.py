@@ -14,8 +14,9 @@ from engine import (
     parse_cards,
     rules_from_toml,
 )
-from scanner.service.errors import BadInput, BadRules
+from scanner.service.errors import BadInput, BadRules, shown
 from scanner.service.panel import MODES
+from scanner.service.said import Said, nothing
 
 MAX_SIDES = 8
 MAX_NAME = 40
@@ -164,4 +165,27 @@ def typed_cards(what: str, text: Any, deck) -> tuple[str, ...]:
     try:
         return tuple(card.code for card in parse_cards(text, deck))
     except UnknownCardError as error:
-        raise BadInput("card code", error.token, str(error)) from None
+        raise BadInput("card code", error.token, str(error), unknown_card(error, deck)) from None
+
+
+# What the engine adds when a typed card is not one of the deck's, as the page says it.
+CARD_HINTS = {
+    "a rank needs its colour, R or B: KR, 10B": "hint_colour",
+    "it belongs to the special Hand 'N Foot deck": "hint_special_card",
+    "its cards are 1–12, LORD, LADY, VILLAIN, JESTER and JOKER": "hint_special_deck",
+}
+
+
+def unknown_card(error: UnknownCardError, deck) -> Said | None:
+    """A typed card that is not one of the deck's, as a sentence the page can say in its
+    language (None where the engine's hint is not one the page knows)."""
+    hint = getattr(error, "hint", "")
+    if hint and hint not in CARD_HINTS:
+        return None
+    quoted = shown(error.token)
+    return Said.of(
+        "unknown_card",
+        shown=quoted,
+        deck=Said.of(f"deck_{deck.value}"),
+        hint=Said.of(CARD_HINTS[hint]) if hint else nothing(),
+    )

@@ -28,13 +28,17 @@ class BadInput(ServiceError):
 
     status = 400
 
-    def __init__(self, field: str, value: object, reason: str) -> None:
+    def __init__(self, field: str, value: object, reason: str, said: Said | None = None) -> None:
+        """``said``: the same sentence as the page says it in its language, where it can."""
         self.field = field
         self.value = value
-        shown = repr(value)
-        if len(shown) > 60:
-            shown = shown[:57] + "..."
-        super().__init__(f"The {field} {shown} cannot be used: {reason}.")
+        super().__init__(said or f"The {field} {shown(value)} cannot be used: {reason}.")
+
+
+def shown(value: object) -> str:
+    """A value as a refusal quotes it: its repr, cut short."""
+    text = repr(value)
+    return text[:57] + "..." if len(text) > 60 else text
 
 
 class BadRules(BadInput):

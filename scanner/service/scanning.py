@@ -21,7 +21,7 @@ from scanner.service.checks import check_mode
 from scanner.service.errors import Busy, CannotScan, NotNow, ServiceError, Unreadable
 from scanner.service.images import decode_upload, encode_jpeg
 from scanner.service.panel import STORAGE_FAULT
-from scanner.service.said import Said
+from scanner.service.said import SENTENCES, Said
 from scanner.service.views import panel_points, scan_sentence
 from scanner.service.worker import Worker
 from scanner.service.working import check_side, pruned, with_scan
@@ -128,7 +128,7 @@ class Scanning(Worker):
             scan = scan_source(self.camera.source, self.recogniser, settings)
         except CameraError as error:
             self.camera.captured(str(error))
-            raise CannotScan(f"The camera did not answer: {error}", code=1) from None
+            raise CannotScan(Said.of("camera_silent", error=str(error)), code=1) from None
         self.camera.captured(None)
         return scan, None
 
@@ -144,9 +144,7 @@ class Scanning(Worker):
             outcome = CannotScan(str(error), code=STORAGE_FAULT)
         except Exception as error:
             log.exception("scan failed")
-            outcome = CannotScan(
-                f"The scan failed inside handfoot ({type(error).__name__}); try again.", code=1
-            )
+            outcome = CannotScan(Said.of("scan_failed", error=type(error).__name__), code=1)
         self._post(lambda: self._finish_scan(task, outcome, done))
 
     def _record_scan(self, task: ScanJob, job) -> ScanRecord:
@@ -159,9 +157,12 @@ class Scanning(Worker):
         )
         scan, original = job(settings)
         if scan.result is None or scan.shown is None:
-            raise Unreadable(
-                f"No picture could be read: {scan.message or 'check the camera'}.", code=2
-            )
+            why = Said.of("check_the_camera")
+            if scan.quality is not None and f"quality_{scan.quality.kind}" in SENTENCES:
+                why = Said.of(f"quality_{scan.quality.kind}")
+            elif scan.message:
+                why = scan.message
+            raise Unreadable(Said.of("unreadable", why=why), code=2)
         if task.cancelled.is_set():
             raise NotNow(Said.of("scan_cancelled"))
         reading = readings.reading_from_result(
@@ -196,11 +197,12 @@ class Scanning(Worker):
         if self._scan_job is task:
             self._scan_job = None
         if task.cancelled.is_set():  # the panel already shows the cancel
-            done.set_exception(NotNow("The scan was cancelled."))
+            done.set_exception(NotNow(Said.of("scan_cancelled")))
             return
         if isinstance(outcome, ServiceError):
             code = outcome.code if isinstance(outcome, CannotScan) else 1
-            self._commit(replace(state, panel=state.panel.failed(code)), "scan", str(outcome))
+            said = outcome.said or str(outcome)
+            self._commit(replace(state, panel=state.panel.failed(code)), "scan", said)
             done.set_exception(outcome)
             return
         # The game may have moved on while the camera worked: then the scan is only shown.

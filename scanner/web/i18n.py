@@ -7,6 +7,7 @@ person picked another on the page (kept in a cookie)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -70,6 +71,7 @@ def translator(language: str) -> Callable[..., str]:
     t.problem = lambda said: tell_problem(said, t)  # type: ignore[attr-defined]
     t.where = lambda problem: tell_where(problem, t)  # type: ignore[attr-defined]
     t.say = lambda text: say_again(text, t)  # type: ignore[attr-defined]
+    t.reason = lambda text: why_not_counted(text, t)  # type: ignore[attr-defined]
     t.say_all = lambda texts: " ".join(say_again(text, t) for text in texts)  # type: ignore[attr-defined]
     return t
 
@@ -85,6 +87,30 @@ def tell(said: dict, t: Callable[..., str]) -> str:
 
     values = {name: value(part) for name, part in said["values"].items()}
     return t(f"said.{said['key']}", **values)
+
+
+def why_not_counted(reason: str, t: Callable[..., str]) -> str:
+    """Why a card read counts nowhere (``scanner/table/modes.py`` says it in English, kept
+    with the scan), in the language of ``t``; a reason it does not know, as it is."""
+    from scanner.table import modes
+
+    if reason == modes.LONE_CARD:
+        return t("reason.lone_card")
+    if reason == modes.STRAY:
+        return t("reason.stray")
+    fields = {"code": "(?P<code>.+)", "deck": "(?P<deck>.+)", "playing": "(?P<playing>.+)"}
+    other = re.fullmatch(modes.OTHER_DECK.format(**fields), reason)
+    if other:
+        decks = {"standard deck": "deck_standard", "special Hand 'N Foot deck": "deck_special"}
+        deck, playing = decks.get(other["deck"]), decks.get(other["playing"])
+        if deck and playing:
+            return t(
+                "reason.other_deck",
+                code=other["code"],
+                deck=t(f"said.{deck}"),
+                playing=t(f"said.{playing}"),
+            )
+    return reason
 
 
 def say_again(text: object, t: Callable[..., str]) -> str:
@@ -157,6 +183,9 @@ SCRIPT_WORDS = (
     "js.playable",
     "js.name_a_team",
     "js.deal_row",
+    "js.picture_cards",
+    "js.to_check",
+    "js.tap_to_change",
     "js.books_clean",
     "js.books_dirty",
     "js.books_wild",

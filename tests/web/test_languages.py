@@ -202,4 +202,50 @@ def test_a_deals_problems_and_the_tables_refusals_in_the_pages_language(table):
         headers={"Accept-Language": "da"},
     )
     assert empty.status_code == 400
+    for typed, english, danish in (
+        (
+            "5b zz",
+            "The card code 'zz' cannot be used: 'zz' is not a card of the standard deck.",
+            "Kortet 'zz' kan ikke bruges: 'zz' er ikke et kort i et almindeligt kortspil.",
+        ),
+        (
+            "K",
+            "(a rank needs its colour, R or B: KR, 10B).",
+            "(en rang skal have sin farve, R eller B: KR, 10B).",
+        ),
+    ):
+        answer = table.post(
+            "/api/deal/side",
+            json={"side": "Us", "hand": typed},
+            headers={"Accept-Language": "da"},
+        )
+        assert answer.status_code == 400
+        assert answer.json()["error"].endswith(english) and answer.json()["shown"].endswith(danish)
     assert empty.json()["shown"] == "Filen er tom: vælg et foto af bordet."
+
+
+def test_a_pictures_quality_is_said_as_the_camera_says_it():
+    from scanner.camera import quality
+    from scanner.service.said import SENTENCES
+
+    for kind in ("dark", "blurred", "blank"):
+        assert SENTENCES[f"quality_{kind}"] == getattr(quality, f"{kind.upper()}_MESSAGE")
+
+
+def test_why_a_card_counts_nowhere_in_the_pages_language():
+    """The reasons a scan gives for a card it counts nowhere are kept in English with the
+    scan; the page says them in its language, and in English as the scan said them."""
+    from scanner.table import modes
+
+    english, swedish = i18n.translator("en"), i18n.translator("sv")
+    other = modes.OTHER_DECK.format(
+        code="LORD", deck="special Hand 'N Foot deck", playing="standard deck"
+    )
+    for reason in (modes.LONE_CARD, modes.STRAY, other):
+        assert english.reason(reason) == reason
+        assert swedish.reason(reason) != reason
+    assert swedish.reason(other) == (
+        "läst som LORD, ett kort ur den särskilda Hand 'N Foot-kortleken; "
+        "de här reglerna spelas med en vanlig kortlek"
+    )
+    assert swedish.reason("something new") == "something new"

@@ -843,7 +843,7 @@
     var level = zoomOf[scan] || 0;
     var view = figure.querySelector(".picture-view");
     var box = figure.querySelector(".picture-box");
-    if (!view || !box) { return; }
+    if (!view || !box || !view.clientWidth) { return; }  /* not laid out (yet): as it is */
     var img = figure.querySelector("img");
     box.style.width = level ? Math.round(view.clientWidth * ZOOMS[level]) + "px" : "";
     /* the view keeps the size of the whole picture: zooming in shows a part of it */
@@ -931,6 +931,7 @@
     var img = figure.querySelector("img");
     if (!img || !img.naturalWidth || !img.clientWidth) { return; }
     applyZoom(figure);
+    if (!img.clientWidth) { return; }
     var old = figure.querySelector("svg.marks");
     if (old) { old.parentNode.removeChild(old); }
     var scale = img.naturalWidth / img.clientWidth;  /* picture px per screen px */
@@ -939,7 +940,7 @@
     svg.setAttribute("class", "marks");
     svg.setAttribute("viewBox", "0 0 " + img.naturalWidth + " " + img.naturalHeight);
     svg.setAttribute("role", "group");
-    svg.setAttribute("aria-label", "Cards on the picture");
+    svg.setAttribute("aria-label", w("picture_cards"));
     var scan = figure.getAttribute("data-scan");
     var list = document.getElementById("scan-" + scan);
     var outlines = document.createElementNS(SVG, "g"), names = document.createElementNS(SVG, "g");
@@ -977,7 +978,7 @@
       var group = mark("mark");
       group.setAttribute("tabindex", "0");
       group.setAttribute("role", "button");
-      group.setAttribute("aria-label", card.code + (card.check ? ", to check" : "") + ": tap to change");
+      group.setAttribute("aria-label", card.code + (card.check ? w("to_check") : "") + w("tap_to_change"));
       var rect = entry.rect;
       if (entry.moved) {
         var cx = Math.max(rect.x, Math.min(rect.x + rect.w, entry.middle[0]));
