@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from model.evaluate.labels import read_labels
+from model.evaluate.photos import RANKS, voc_boxes
 from model.recogniser.dataset import TRUTH_FIELDS
 from model.recogniser.real_crops import _boxes
 from scanner.vision.contract import CLASSES
@@ -135,6 +136,37 @@ def place_boxes(frame: np.ndarray, boxes: Sequence[tuple], recogniser) -> list[P
     return places
 
 
+def place_cards(frame: np.ndarray, boxes: Sequence[tuple], recogniser) -> list[Place]:
+    """Places from whole-card boxes named by rank alone (as ``../shared/data/real-photos``):
+    each mark inside a card read as its rank, taught; each card's whole box left untaught (a
+    place as large as the card, not taught either way), since where its indices lie is
+    unknown. All else in the photo is taught as no index: the words, pictures and cloth round
+    the cards."""
+    reading = recogniser.read(frame, melds=False)
+    places = []
+    for rank, x0, y0, x1, y1 in boxes:
+        for index in reading.indices:
+            m, code = index.index, index.code
+            if x0 <= m.x <= x1 and y0 <= m.y <= y1 and code[:-1] == rank and code[-1] in "RB":
+                places.append(
+                    Place(
+                        m.x,
+                        m.y,
+                        m.angle,
+                        m.index_h,
+                        m.index_w,
+                        m.card_x,
+                        m.card_y,
+                        m.card_w,
+                        m.card_h,
+                        code,
+                    )
+                )
+        side = float(np.hypot(x1 - x0, y1 - y0))
+        places.append(Place((x0 + x1) / 2, (y0 + y1) / 2, 0.0, side, side, taught=False))
+    return places
+
+
 def _search(frame: np.ndarray, box: tuple, recogniser) -> Place:
     code, x0, y0, x1, y1 = box
     x, y = (x0 + x1) / 2, (y0 + y1) / 2
@@ -211,9 +243,12 @@ def _how_placed(place: Place) -> str:
     return "marked" if np.isfinite(place.card_x) else "searched"
 
 
-def cut(folder: Path, labels: Path, seed: int, recogniser=None) -> tuple[dict, dict]:
+def cut(
+    folder: Path, labels: Path, seed: int, recogniser=None, whole_cards: bool = False
+) -> tuple[dict, dict]:
     """The locator samples (``images``, ``truths``, ``counts``) of the photos ``labels`` names
-    under ``folder``, and how each box was placed."""
+    under ``folder``, and how each box was placed (``whole_cards``: boxes of whole cards named
+    by rank, see ``place_cards``)."""
     from scanner.vision import Recogniser
 
     recogniser = recogniser or Recogniser.load()
@@ -223,8 +258,15 @@ def cut(folder: Path, labels: Path, seed: int, recogniser=None) -> tuple[dict, d
     tally = {"marked": 0, "searched": 0, "untaught": 0}
     for photo in photos:
         frame = read_image(photo.image)
-        boxes = [b for b in _boxes(photo.image.with_suffix(".xml")) if b[0] in CLASSES]
-        places = place_boxes(frame, boxes, recogniser)
+        label = photo.image.with_suffix(".xml")
+        if whole_cards:
+            cards = [(RANKS.get(name.lower(), "?"), *box) for name, *box in voc_boxes(label)]
+            places = place_cards(frame, cards, recogniser)
+            if not any(p.taught for p in places):
+                continue  # no index to size the photo by
+        else:
+            boxes = [b for b in _boxes(label) if b[0] in CLASSES]
+            places = place_boxes(frame, boxes, recogniser)
         for p in places:
             tally[_how_placed(p)] += 1
         i, r, c = cut_photo(frame, places, rng)
@@ -250,8 +292,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--labels", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--seed", type=int, default=71)
+    parser.add_argument(
+        "--whole-cards",
+        action="store_true",
+        help="the boxes hold whole cards named by rank (nine … ace): marks read as the card's "
+        "rank taught, the cards otherwise untaught, all beside them taught as no index",
+    )
     args = parser.parse_args(argv)
-    arrays, tally = cut(args.folder, args.labels, args.seed)
+    arrays, tally = cut(args.folder, args.labels, args.seed, whole_cards=args.whole_cards)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(args.out, **arrays)
     placed = ", ".join(f"{count} {kind}" for kind, count in tally.items())

@@ -190,3 +190,27 @@ def test_a_window_of_each_crop_keeps_its_indices_where_its_pixels_are(tmp_path):
             assert tuple(peaks[0].tolist()) == tuple((bright[0] // 4).tolist())
     with pytest.raises(ValueError, match="window"):
         locator_batches(samples, Locator(), batch=2, window=130)
+
+
+@trained
+def test_whole_cards_teach_the_marks_read_as_their_rank_and_leave_the_rest_of_each_card(scene):
+    from scanner.vision import Recogniser
+
+    path = sorted(scene.glob("scene_*.json"))[0]
+    labels = json.loads(path.read_text())
+    boxes = []
+    for card in labels["cards"]:
+        if card["code"][-1:] not in "RB" or card["code"] == "JK":
+            continue
+        corners = np.array(card["corners"])
+        boxes.append((card["code"][:-1], *corners.min(axis=0), *corners.max(axis=0)))
+    frame = read_image(path.with_suffix(".jpg"))
+    places = real_marks.place_cards(frame, boxes, Recogniser.load())
+    taught = [p for p in places if p.taught]
+    assert len(taught) >= len(boxes) // 2  # most cards' indices are read as their rank
+    ranks = {rank for rank, *_ in boxes}
+    assert all(p.code[:-1] in ranks for p in taught)
+    untaught = [p for p in places if not p.taught]
+    assert len(untaught) == len(boxes)
+    for p, (_, x0, y0, x1, y1) in zip(untaught, boxes, strict=True):
+        assert p.index_h >= max(x1 - x0, y1 - y0)  # its untaught disc covers the card
