@@ -177,8 +177,8 @@ def stream_flood(server: Server, count: int) -> Row:
 def pin_lockout(server: Server) -> Row:
     with server.client(STRANGER, pin=False) as stranger, server.client() as player:
         wrong = [
-            stranger.post("/api/panel/mode", headers={"X-Table-PIN": "0000"}).status_code
-            for _ in range(30)
+            stranger.post("/api/panel/mode", headers={"X-Table-PIN": f"{n:04}"}).status_code
+            for n in range(30)
         ]
         kept_out = sum(
             player.post("/api/panel/mode", headers={"X-Table-PIN": PIN}).status_code != 200

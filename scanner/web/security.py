@@ -8,6 +8,7 @@ middleware on purpose: no other site may call this page's API.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import ipaddress
 import json
@@ -32,6 +33,7 @@ PIN_READS = ("/scans/", "/api/games")
 FREE_TRIES = 5  # wrong PINs a phone may give before it waits, longer each time
 LONGEST_WAIT_S = 15 * 60.0
 MAX_CLIENTS = 1024  # phones whose wrong PINs are remembered
+REMEMBERED_PINS = 64  # different wrong PINs remembered per phone
 MAX_SESSIONS = 256  # phones that gave the PIN
 SESSION_COOKIE = "handfoot-session"
 SESSION_S = 30 * 24 * 3600
@@ -155,31 +157,38 @@ class HostGuard:
 
 class PinTries:
     """Wrong PINs counted per client (its address), so that a stranger guessing locks out only
-    themself. After :data:`FREE_TRIES` wrong PINs a client waits before its next try, twice as
-    long each time (2 s, 4 s, ... up to :data:`LONGEST_WAIT_S`); a right PIN clears its count.
-    """
+    themself. After :data:`FREE_TRIES` different wrong PINs a client waits before its next try,
+    twice as long each time (2 s, 4 s, ... up to :data:`LONGEST_WAIT_S`); a right PIN clears
+    its count. The same wrong PIN sent again (a page that remembered a mistyped PIN) is no new
+    guess and is not counted again."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._lock = threading.Lock()
-        self._wrong: dict[str, tuple[int, float]] = {}  # client: (wrong PINs, wait until)
+        # client: (different wrong PINs, wait until, digests of the wrong PINs seen)
+        self._wrong: dict[str, tuple[int, float, frozenset[bytes]]] = {}
 
     def wait_s(self, client: str) -> float:
         """Seconds the client must still wait before its next try (0: it may try)."""
         with self._lock:
-            _, until = self._wrong.get(client, (0, 0.0))
+            _, until, _ = self._wrong.get(client, (0, 0.0, frozenset()))
             return max(0.0, until - self._clock())
 
-    def wrong(self, client: str) -> None:
+    def wrong(self, client: str, given: str = "") -> None:
+        digest = hashlib.sha256(given.encode()).digest()[:8]
         with self._lock:
             if len(self._wrong) >= MAX_CLIENTS and client not in self._wrong:
                 # bounded memory: forget the client whose wait ended longest ago
                 del self._wrong[min(self._wrong, key=lambda c: self._wrong[c][1])]
-            count = self._wrong.get(client, (0, 0.0))[0] + 1
+            count, _, seen = self._wrong.get(client, (0, 0.0, frozenset()))
+            if given and digest in seen:
+                return
+            count += 1
             wait = 0.0
             if count > FREE_TRIES:
                 wait = min(LONGEST_WAIT_S, 2.0 ** (count - FREE_TRIES))
-            self._wrong[client] = (count, self._clock() + wait)
+            kept = seen | {digest} if len(seen) < REMEMBERED_PINS else seen
+            self._wrong[client] = (count, self._clock() + wait, kept)
 
     def right(self, client: str) -> None:
         with self._lock:
@@ -274,7 +283,7 @@ class ChangeGuard:
             return (401, "This table has a PIN: enter the table's PIN first."), None
         assert self.pin is not None
         if not secrets.compare_digest(given.strip().encode(), self.pin.encode()):
-            self.tries.wrong(client)
+            self.tries.wrong(client, given.strip())
             return (403, "That is not the table's PIN: check it and try again."), None
         self.tries.right(client)
         return None, self.sessions.new()

@@ -87,8 +87,8 @@ def test_wrong_pins_from_one_phone_do_not_lock_out_another(tmp_path, recogniser)
     guarded = Table(tmp_path / "pin", recogniser, pin="2468")
     with phone(guarded.app, "10.0.0.66") as stranger:
         player = phone(guarded.app, "10.0.0.7")
-        for _ in range(30):
-            stranger.post("/api/panel/mode", headers={"X-Table-PIN": "0000"})
+        for guess in range(30):
+            stranger.post("/api/panel/mode", headers={"X-Table-PIN": f"{guess:04}"})
         locked = stranger.post("/api/panel/mode", headers={"X-Table-PIN": "2468"})
         assert locked.status_code == 429 and "wait" in locked.json()["error"]
         assert re.search(r"\d+ (seconds|minutes)", locked.json()["error"])
@@ -108,14 +108,18 @@ def test_wrong_pins_wait_longer_each_time():
     now = [0.0]
     tries = PinTries(clock=lambda: now[0])
     waits = []
-    for _ in range(FREE_TRIES + 12):
+    for guess in range(FREE_TRIES + 12):
         assert tries.wait_s("10.0.0.66") == 0
-        tries.wrong("10.0.0.66")
+        tries.wrong("10.0.0.66", f"{guess:04}")
         waits.append(tries.wait_s("10.0.0.66"))
         now[0] += waits[-1]
     assert waits[:FREE_TRIES] == [0] * FREE_TRIES
     assert waits[FREE_TRIES : FREE_TRIES + 3] == [2, 4, 8] and waits[-1] == LONGEST_WAIT_S
     assert tries.wait_s("10.0.0.7") == 0  # another phone
+    # a page sending again the wrong PIN it remembered makes no new guess
+    for _ in range(20):
+        tries.wrong("10.0.0.8", "1111")
+    assert tries.wait_s("10.0.0.8") == 0
     # every 4-digit PIN from one phone: three months, not 17 hours
     assert sum(waits) + (10_000 - len(waits)) * LONGEST_WAIT_S > 90 * 24 * 3600
 
@@ -237,6 +241,11 @@ def test_with_a_pin_photos_and_exports_need_it(tmp_path, recogniser):
         for url in urls:
             assert phone(guarded.app, "10.0.0.8").get(url, headers=pin).status_code == 200
         assert player.get(f"/scans/{scan_id}/image").status_code == 200  # its cookie
+        # a phone that only watches opens its session with the PIN once, as the page does
+        watcher = phone(guarded.app, "10.0.0.9")
+        assert watcher.get(f"/scans/{scan_id}/image").status_code == 401
+        assert watcher.post("/api/session", headers=pin).status_code == 200
+        assert watcher.get(f"/scans/{scan_id}/image").status_code == 200
         assert stranger.get("/api/state").status_code == 200  # the table itself stays open
     guarded.store.close()
 
