@@ -143,7 +143,7 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
             raise NoSuchThing("preset", repr(spec)) from None
 
     @router.post("/rules/check")
-    def check_rules(body: RulesCheckIn) -> dict:
+    def check_rules(body: RulesCheckIn, request: Request) -> dict:
         rules, name, _ = parse_rules(None, body.rules_toml)
         base = rules_form.base_of(body.rules_toml)
         return {
@@ -153,7 +153,7 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
             # to fill the form from the text: its base preset and every value
             "base": base,
             "form": rules_form.form_values(rules),
-            "summary": rules_form.summary(rules),
+            "summary": rules_form.summary(rules, page_language(request)),
         }
 
     @router.get("/rules/{spec}/form")

@@ -125,20 +125,23 @@ def tell_problem(said: dict, t: Callable[..., str]) -> str:
     and its values) in the language of ``t``: parts said in that language too, runs of them
     joined as the language joins them; names, numbers and card codes as they are."""
 
-    def value(part: object) -> object:
-        if isinstance(part, dict) and "list" in part:
-            words = [str(value(item)) for item in part["list"]]
-            if part.get("joined") == "plus":
-                return " + ".join(words)
-            if len(words) < 2:
-                return "".join(words)
-            return t("where.and", first=", ".join(words[:-1]), last=words[-1])
-        if isinstance(part, dict) and "key" in part:
-            return tell_problem(part, t)
-        return part
-
-    values = {name: value(part) for name, part in said.get("values", {}).items()}
+    values = {name: tell_part(part, t) for name, part in said.get("values", {}).items()}
     return t(f"problem.{said['key']}", **values)
+
+
+def tell_part(part: object, t: Callable[..., str]) -> object:
+    """A value of one of the engine's sentences (``Phrase`` or ``Listed`` as JSON, or a plain
+    name or number) in the language of ``t``."""
+    if isinstance(part, dict) and "list" in part:
+        words = [str(tell_part(item, t)) for item in part["list"]]
+        if part.get("joined") == "plus":
+            return " + ".join(words)
+        if len(words) < 2:
+            return "".join(words)
+        return t("where.and", first=", ".join(words[:-1]), last=words[-1])
+    if isinstance(part, dict) and "key" in part:
+        return tell_problem(part, t)
+    return part
 
 
 def tell_where(problem: dict, t: Callable[..., str]) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 from engine import HandfootError, RuleSet, get_preset, rules_to_toml
 from engine.house_rules import rules_from_mapping
 from engine.rules import BookRequirement, value_keys
-from scanner.web.i18n import translator
+from scanner.web.i18n import tell_part, translator
 
 
 @dataclass(frozen=True)
@@ -196,7 +196,7 @@ def form_json(spec: str, t=ENGLISH) -> dict:
             for field in fields_for(rules)
         ],
         "values": form_values(rules),
-        "summary": summary(rules),
+        "summary": summary(rules, t),
     }
 
 
@@ -307,35 +307,32 @@ def check(base: str, changed: Mapping[str, Any], t=ENGLISH) -> dict:
         "ok": True,
         "problems": [],
         "name": rules.name,
-        "summary": summary(rules),
+        "summary": summary(rules, t),
         "toml": rules_to_toml(rules),
     }
 
 
-def summary(rules: RuleSet) -> list[str]:
-    """The rules in a few sentences, always of the values now in the form."""
+def summary(rules: RuleSet, t=ENGLISH) -> list[str]:
+    """The rules in a few sentences, always of the values now in the form, in the page's
+    language (``summary.*`` in the catalogues)."""
     per_deal = ", ".join(str(n) for n in rules.initial_minimums)
-    go_out = [requirement.describe() for requirement in rules.go_out]
-    out = go_out[0] if len(set(go_out)) == 1 else "deal by deal " + " / ".join(go_out)
+    go_out = [str(tell_part(req.phrase().to_json(), t)) for req in rules.go_out]
+    out = go_out[0] if len(set(go_out)) == 1 else t("summary.by_deal", books=" / ".join(go_out))
+    most = t("summary.meld_max", max=rules.meld_max) if rules.meld_max is not None else ""
+    wild = t("summary.bonus_wild", wild=rules.wild_bonus) if rules.wild_melds else ""
     lines = [
-        f"{rules.deals} deals; a hand of {rules.hand_size} and a foot of {rules.foot_size} cards.",
-        f"A meld has {rules.meld_min} or more cards"
-        + (f", at most {rules.meld_max}" if rules.meld_max is not None else "")
-        + f"; a book has {rules.book_size}.",
-        f"A clean book is worth {rules.clean_bonus}, a dirty one {rules.dirty_bonus}"
-        + (f", one of wild cards {rules.wild_bonus}" if rules.wild_melds else "")
-        + ".",
-        f"The first meld needs {per_deal} points, deal by deal.",
-        f"Going out needs {out} books and is worth {rules.going_out_bonus}.",
+        t("summary.deals", deals=rules.deals, hand=rules.hand_size, foot=rules.foot_size),
+        t("summary.meld", min=rules.meld_min, max=most, book=rules.book_size),
+        t("summary.bonus", clean=rules.clean_bonus, dirty=rules.dirty_bonus, wild=wild),
+        t("summary.first", points=per_deal),
+        t("summary.go_out", books=out, bonus=rules.going_out_bonus),
     ]
     if rules.concealed_first_meld_deals:
         deals = ", ".join(str(n) for n in rules.concealed_first_meld_deals)
-        lines.append(f"The first meld of deal {deals} must be a concealed canasta.")
+        lines.append(t("summary.concealed", deals=deals))
     if rules.red_threes.value != "none":
-        lines.append(f"Red threes: {rules.red_three_points} each ({rules.red_threes.value}).")
+        how = t(f"summary.red_{rules.red_threes.value}")
+        lines.append(t("summary.red_threes", points=rules.red_three_points, how=how))
     if rules.lady_bonus or rules.lady_penalty:
-        lines.append(
-            f"A Lady on a clean group is worth {rules.lady_bonus}; one left over costs "
-            f"{rules.lady_penalty}."
-        )
+        lines.append(t("summary.lady", bonus=rules.lady_bonus, penalty=rules.lady_penalty))
     return lines

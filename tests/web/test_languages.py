@@ -249,3 +249,21 @@ def test_why_a_card_counts_nowhere_in_the_pages_language():
         "de här reglerna spelas med en vanlig kortlek"
     )
     assert swedish.reason("something new") == "something new"
+
+
+def test_the_rules_summary_and_the_presets_in_the_pages_language():
+    """The summary under the choice of rules and each preset's description: English as the
+    engine says them, and in the page's language."""
+    from engine.presets import PRESETS, get_preset
+    from scanner.web.rules_form import summary
+
+    english = i18n.catalogue("en")
+    for spec in PRESETS:
+        assert english[f"preset.{spec}"] == get_preset(spec).description
+    brouillette = get_preset("brouillette")
+    assert "Going out needs deal by deal 1 clean + 1 dirty / 1 clean + 1 dirty" in " ".join(
+        summary(brouillette)
+    )
+    danish = " ".join(summary(brouillette, i18n.translator("da")))
+    assert "At gå ud kræver giv for giv 1 ren bog + 1 uren bog / " in danish
+    assert "2 rene bøger + 2 urene bøger og giver" in danish
