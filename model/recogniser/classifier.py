@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from model.recogniser.loop import Batches, jitter, normalise, run_steps
+from model.recogniser.loop import Batches, jitter, normalise, recolour, run_steps
 from model.recogniser.nets import Classifier
 from model.recogniser.targets import CLASS_INDEX
 from scanner.vision import contract as spec
@@ -44,6 +44,7 @@ def train_classifier(
     workers: int = 0,
     real: Path | None = None,
     real_share: float = 0.0,
+    recoloured: float = 0.0,
 ) -> Classifier:
     """Train the classifier on ``samples``; with ``mined`` (crops where the trained locator
     marks, see ``mine.py``), half of every batch comes from those. With ``start`` (an ONNX
@@ -55,7 +56,10 @@ def train_classifier(
     ``device``, ``workers``: see ``run_steps``. With ``real`` (crops cut from labelled real
     photos, ``real_crops.py``), ``real_share`` of every batch comes from those (REAL_NONE of
     it from their marks on no index), and the divergence from the start model counts only on
-    the other crops: a real crop is there to be read otherwise than the start model reads it."""
+    the other crops: a real crop is there to be read otherwise than the start model reads it.
+    ``recoloured``: the share of every batch seen dull, grey or cast (``loop.recolour``); the
+    start model's divergence is taken on those crops as they were, so it teaches what the
+    colour was, not what a dulled crop looked like to the start model."""
     torch.manual_seed(seed)
     data = np.load(samples)
     crops, classes = data["crops"], data["classes"].astype(np.int64)
@@ -100,11 +104,12 @@ def train_classifier(
     def draw(step: int, generator: torch.Generator) -> tuple[torch.Tensor, ...]:
         pick = torch.multinomial(weights, batch, replacement=True, generator=generator).numpy()
         x, y = jitter(normalise(crops[pick]), generator), torch.from_numpy(classes[pick])
-        return x, y, torch.from_numpy(rendered[pick])
+        seen = recolour(x, generator, recoloured) if recoloured > 0 else x
+        return seen, y, torch.from_numpy(rendered[pick]), x
 
     def loss_of(drawn: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, dict]:
-        x, y, kept_here = drawn
-        logits = model(x)
+        seen, y, kept_here, x = drawn
+        logits = model(seen)
         loss = criterion(logits, y)
         accuracy = float((logits.argmax(1) == y).float().mean())
         if teacher is None or not kept_here.any():

@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 from model.recogniser.dataset import cut_locator_samples, truths_from_rows
-from model.recogniser.loop import Batches, jitter, normalise, run_steps
+from model.recogniser.loop import Batches, jitter, normalise, recolour, run_steps
 from model.recogniser.nets import Locator
 from model.recogniser.targets import locator_targets
 from scanner.vision import contract as spec
@@ -107,6 +107,7 @@ def locator_batches(
     peaks: str = "round",
     real_share: float = 0.0,
     window: int = 0,
+    recoloured: float = 0.0,
 ) -> Batches:
     """The locator's batches and loss (see ``run_steps``), its crops drawn by
     ``crop_weights``, its heat taught with ``peaks`` (``targets.locator_targets``). With
@@ -145,8 +146,9 @@ def locator_batches(
             heat_w.append(hw)
             reg_w.append(rw)
             windows.append(images[i, y0 : y0 + cut, x0 : x0 + cut])
+        seen = jitter(normalise(np.stack(windows)), generator)
         drawn = (
-            jitter(normalise(np.stack(windows)), generator),
+            recolour(seen, generator, recoloured) if recoloured > 0 else seen,
             torch.from_numpy(np.stack(heads)),
             torch.from_numpy(np.stack(heat_w))[:, None],
             torch.from_numpy(np.stack(reg_w))[:, None],
@@ -193,6 +195,7 @@ class Teaching:
     device: str = "cpu"
     workers: int = 0
     window: int = 0  # px of each sample crop trained on, drawn at random in it (0: all of it)
+    recolour: float = 0.0  # share of the crops seen dull, grey or cast (``loop.recolour``)
 
 
 def train_locator(
@@ -212,7 +215,12 @@ def train_locator(
     for length in more:
         rounds.append((length, rounds[-1][1] / 2))
     batch_loss = locator_batches(
-        samples, model, batch, peaks=teaching.peaks, window=teaching.window
+        samples,
+        model,
+        batch,
+        peaks=teaching.peaks,
+        window=teaching.window,
+        recoloured=teaching.recolour,
     )
     run_steps(
         "locator",
@@ -335,7 +343,15 @@ def _train_on(
 
     torch.manual_seed(seed)
     batch_loss = locator_batches(
-        samples, model, batch, small_focus, fold, teaching.peaks, real_share, teaching.window
+        samples,
+        model,
+        batch,
+        small_focus,
+        fold,
+        teaching.peaks,
+        real_share,
+        teaching.window,
+        teaching.recolour,
     )
     run_steps(
         name,

@@ -32,6 +32,30 @@ def normalise(images: np.ndarray) -> torch.Tensor:
     return (x / 255.0 - spec.MEAN) / spec.STD
 
 
+GREY_SHARE = 0.3  # of the recoloured samples, those left with no colour at all
+
+
+def recolour(x: torch.Tensor, generator: torch.Generator, share: float) -> torch.Tensor:
+    """A ``share`` of the samples (the models' input, normalised) seen as a dull or cast camera
+    sees them: colour kept at a random 0–100 % of its strength (GREY_SHARE of them none, as a
+    greyscale photo), then each channel's gain drawn within ±25 % (white balance off either
+    way). The labels stay: where hue fails, the suit's shape and the ink against its own paper
+    still tell red from black (the real webcam photos' red read as black:
+    model/experiments/colour.md)."""
+    n = x.shape[0]
+    chosen = torch.rand(n, generator=generator) < share
+    if not chosen.any():
+        return x
+    pixels = x * spec.STD + spec.MEAN
+    luma = torch.tensor([0.299, 0.587, 0.114]).view(1, 3, 1, 1)
+    grey = (pixels * luma).sum(1, keepdim=True)
+    kept = torch.rand(n, 1, 1, 1, generator=generator)
+    kept[torch.rand(n, generator=generator) < GREY_SHARE] = 0.0
+    gains = 1 + 0.25 * (torch.rand(n, 3, 1, 1, generator=generator) - 0.5) * 2
+    cast = (grey + kept * (pixels - grey)) * gains
+    return torch.where(chosen.view(n, 1, 1, 1), (cast - spec.MEAN) / spec.STD, x)
+
+
 def jitter(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     """Small brightness and contrast changes per sample, on top of the renderer's."""
     n = x.shape[0]

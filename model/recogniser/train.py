@@ -195,6 +195,13 @@ def main(argv: list[str] | None = None) -> int:
         "from real photos (default 0.5)",
     )
     parser.add_argument(
+        "--recolour",
+        type=float,
+        default=0.0,
+        help="the classifier's and the locator's stages: the share of every batch seen dull, "
+        "grey or under a colour cast, labels kept (default 0)",
+    )
+    parser.add_argument(
         "--small-focus",
         type=float,
         default=1.0,
@@ -303,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--window is a multiple of 4 px, not {args.window}")
     if not 0 <= args.real_share <= 1:
         parser.error(f"--real-share is a share between 0 and 1, not {args.real_share}")
+    if not 0 <= args.recolour <= 1:
+        parser.error(f"--recolour is a share between 0 and 1, not {args.recolour}")
     if args.cut_parts < 1:
         parser.error(f"--cut-parts is a count of 1 or more, not {args.cut_parts}")
     if args.workers < 0:
@@ -336,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
             cut_classifier_samples(args.scenes, classifier_samples, seed=args.seed)
     more = tuple(n for n in args.locator_more if n > 0)
     locate = (locator_samples, args.work, args.locator_steps, args.batch, args.seed)
-    teaching = Teaching(args.peaks, args.device, args.workers, args.window)
+    teaching = Teaching(args.peaks, args.device, args.workers, args.window, args.recolour)
     if args.stage == "locator":
         train_locator(*locate, more, teaching)
     elif args.stage == "all":
@@ -368,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
             workers=args.workers,
             real=args.real_crops,
             real_share=args.real_share if args.real_crops else 0.0,
+            recoloured=args.recolour,
         )
     if args.stage == "all" and more:
         train_locator(*locate, more, teaching)
