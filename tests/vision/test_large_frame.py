@@ -3,6 +3,7 @@
 real photo scaled up read through the shipped models."""
 
 import math
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -148,13 +149,13 @@ def test_a_phone_photo_of_two_cards_close_up_is_never_read_in_full(recogniser):
 
 def test_a_photo_whose_read_indices_are_large_is_read_smaller_where_that_reads_more(recogniser):
     """A real photo of a King and an ace of hearts scaled up three times (1512×1134, below the
-    preview's bound): as it comes the ace alone is read, its index over LARGE_INDEX px; read
-    again smaller, both, each on its labelled card."""
+    preview's bound): both are read, each on its labelled card. Versions up to 33 read the ace
+    alone as it comes, its index over LARGE_INDEX px, and both read again smaller; a locator
+    that reads both as they come leaves the smaller look nothing to add."""
     photo = cv2.imread(str(SECOND_LOOK / "IMG_2640.JPG"))[:, :, ::-1]
     large = np.ascontiguousarray(cv2.resize(photo, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC))
     reading = recogniser.read(large)
     assert sorted(c.code for c in reading.cards) == ["AR", "KR"]
-    assert reading.scale < 1.0
     boxes = {
         rank: tuple(3 * v for v in box)
         for rank, box in _labelled_cards(SECOND_LOOK / "IMG_2640.xml")
@@ -162,4 +163,6 @@ def test_a_photo_whose_read_indices_are_large_is_read_smaller_where_that_reads_m
     by_code = {c.code: c for c in reading.cards}
     assert _inside(by_code["KR"], boxes["king"]) and _inside(by_code["AR"], boxes["ace"])
 
-    assert [c.code for c in recogniser.without("smaller").read(large).cards] == ["AR"]
+    # the smaller look never reads fewer: as it comes, the ace at least, nothing it adds
+    as_it_comes = Counter(c.code for c in recogniser.without("smaller").read(large).cards)
+    assert as_it_comes["AR"] == 1 and not as_it_comes - Counter(c.code for c in reading.cards)
