@@ -31,9 +31,17 @@ MODEL_JOBS ?= $(shell nproc)
 # more options for the training, e.g. make model MODEL_ARGS="--peaks oval", or
 # MODEL_ARGS="--device cuda --workers 7" to train on an accelerator
 MODEL_ARGS ?=
+# the labelled real photos (their splits' training parts teach; the held-out parts only
+# measure), cut into locator samples and classifier crops with the shipped recogniser first;
+# without them the networks learn rendered scenes only
+REAL_DATA ?= ../shared/data
+REAL_WORK = $(MODEL_WORK)/real
+SPLITS = model/evaluate/splits
+# the share of every batch shown dull, grey or cast (model/experiments/colour.md)
+MODEL_RECOLOUR ?= 0.5
 TRAIN_STAMP := $(VENV)/.train-installed
 
-.PHONY: run test lint format clean fonts deck-art chromium shellcheck model soak
+.PHONY: run test lint format clean fonts deck-art chromium shellcheck model real-samples soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -122,10 +130,32 @@ $(TRAIN_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	touch $(TRAIN_STAMP)
 
-model: $(TRAIN_STAMP) fonts deck-art
+real-samples: $(TRAIN_STAMP)
+	@if [ -d "$(REAL_DATA)/real-train" ] && [ -d "$(REAL_DATA)/real-photos" ]; then \
+	  mkdir -p $(REAL_WORK); \
+	  [ -e $(REAL_WORK)/marks-train.npz ] || $(BIN)/python -m model.recogniser.real_marks \
+	    $(REAL_DATA)/real-train --labels $(SPLITS)/real-train-training.csv \
+	    --out $(REAL_WORK)/marks-train.npz || exit 1; \
+	  [ -e $(REAL_WORK)/marks-photos.npz ] || $(BIN)/python -m model.recogniser.real_marks \
+	    $(REAL_DATA)/real-photos --labels $(SPLITS)/real-photos-training.csv --whole-cards \
+	    --out $(REAL_WORK)/marks-photos.npz || exit 1; \
+	  [ -e $(REAL_WORK)/crops-train.npz ] || $(BIN)/python -m model.recogniser.real_crops \
+	    $(REAL_DATA)/real-train --labels $(SPLITS)/real-train-training.csv \
+	    --out $(REAL_WORK)/crops-train.npz || exit 1; \
+	  [ -e $(REAL_WORK)/crops-photos.npz ] || $(BIN)/python -m model.recogniser.real_crops \
+	    $(REAL_DATA)/real-photos --labels $(SPLITS)/real-photos-training.csv --whole-cards \
+	    --out $(REAL_WORK)/crops-photos.npz || exit 1; \
+	else \
+	  echo "note: no real photos in $(REAL_DATA): the networks learn rendered scenes only"; \
+	fi
+
+model: $(TRAIN_STAMP) fonts deck-art real-samples
 	$(BIN)/handfoot synth --out $(MODEL_WORK)/scenes --count $(MODEL_SCENES) --seed 1001 --jobs $(MODEL_JOBS) --resume
 	$(BIN)/python -m model.recogniser.train all --scenes $(MODEL_WORK)/scenes \
-		--work $(MODEL_WORK) --out model $(MODEL_ARGS)
+		--work $(MODEL_WORK) --out model --recolour $(MODEL_RECOLOUR) \
+		$$(for f in $(REAL_WORK)/marks-*.npz; do [ -e "$$f" ] && printf -- '--real %s ' "$$f"; done) \
+		$$(for f in $(REAL_WORK)/crops-*.npz; do [ -e "$$f" ] && printf -- '--real-crops %s ' "$$f"; done) \
+		$(MODEL_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -125,6 +125,20 @@ def train_classifier(
     return model
 
 
+def merge_crops(parts: list[Path], out: Path) -> Path | None:
+    """Real crops of several files (``real_crops.py``) as one: None for none, the file itself
+    for one, else their crops and classes together in ``out``."""
+    if len(parts) <= 1:
+        return parts[0] if parts else None
+    loaded = [np.load(part) for part in parts]
+    partial = out.with_suffix(".partial.npz")
+    np.savez(
+        partial, **{key: np.concatenate([d[key] for d in loaded]) for key in ("crops", "classes")}
+    )
+    partial.rename(out)
+    return out
+
+
 def _real_weights(classes: np.ndarray) -> np.ndarray:
     """Sampling weights of real crops, summing to 1: the cards balanced as ``_balanced``
     does, REAL_NONE on the marks on no index."""

@@ -206,9 +206,11 @@ def train_locator(
     seed: int,
     more: tuple[int, ...] = (),
     teaching: Teaching = Teaching(),
+    real_share: float = 0.0,
 ) -> Locator:
     """``steps`` from scratch, then one warm restart per entry of ``more``, each at half the
-    previous peak rate, taught as ``teaching`` says."""
+    previous peak rate, taught as ``teaching`` says (crops of real photos, where the samples
+    flag them, ``real_share`` of the time)."""
     torch.manual_seed(seed)
     model = Locator()
     rounds = [(steps, LOCATOR_RATE)]
@@ -219,6 +221,7 @@ def train_locator(
         model,
         batch,
         peaks=teaching.peaks,
+        real_share=real_share,
         window=teaching.window,
         recoloured=teaching.recolour,
     )
@@ -246,14 +249,18 @@ def grow_locator(
     seed: int,
     start: Path,
     teaching: Teaching = Teaching(),
+    real_share: float = 0.0,
 ) -> Locator:
     """The locator in the ONNX file ``start`` grown into the fine one (``grow.py``), then
-    trained ``steps`` more with its batch norms fixed, taught as ``teaching`` says."""
+    trained ``steps`` more with its batch norms fixed, taught as ``teaching`` says (real
+    crops ``real_share`` of the time, as ``train_locator``)."""
     from model.recogniser.grow import grown, locator_from_onnx
 
     grown_locator = grown(locator_from_onnx(start))
     data = (samples, work, steps, batch, seed)
-    return _train_on(grown_locator, "locator-grown", *data, teaching=teaching)
+    return _train_on(
+        grown_locator, "locator-grown", *data, teaching=teaching, real_share=real_share
+    )
 
 
 def tune_locator(

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import torch
 
-from model.recogniser.classifier import train_classifier
+from model.recogniser.classifier import merge_crops, train_classifier
 from model.recogniser.dataset import cut_classifier_samples, cut_locator_parts
 from model.recogniser.locator import (
     Teaching,
@@ -169,8 +169,9 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="FILE.npz",
-        help="`tune`: locator samples cut from labelled real photos (python -m "
-        "model.recogniser.real_marks), mixed with the rendered scenes' (repeat for more files)",
+        help="`tune`, `locator`, `grow`, `all`: locator samples cut from labelled real photos "
+        "(python -m model.recogniser.real_marks), mixed with the rendered scenes' (repeat for "
+        "more files)",
     )
     parser.add_argument(
         "--window",
@@ -183,9 +184,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--real-crops",
         type=Path,
+        action="append",
+        default=[],
         metavar="FILE.npz",
-        help="`classifier`: index crops cut from labelled real photos (python -m "
-        "model.recogniser.real_crops), mixed with the rendered scenes'",
+        help="`classifier`, `all`: index crops cut from labelled real photos (python -m "
+        "model.recogniser.real_crops), mixed with the rendered scenes' (repeat for more files)",
     )
     parser.add_argument(
         "--real-share",
@@ -344,16 +347,22 @@ def main(argv: list[str] | None = None) -> int:
         if not classifier_samples.exists():
             cut_classifier_samples(args.scenes, classifier_samples, seed=args.seed)
     more = tuple(n for n in args.locator_more if n > 0)
-    locate = (locator_samples, args.work, args.locator_steps, args.batch, args.seed)
+    located_on, real_share = locator_samples, 0.0
+    if args.real and args.stage in ("locator", "all", "grow"):
+        # the real photos' crops beside the rendered ones from the first step (flagged, drawn
+        # --real-share of the time), as `tune` mixes them
+        located_on = merge_samples([locator_samples, *args.real], args.work / "locator-real.npz")
+        real_share = args.real_share
+    locate = (located_on, args.work, args.locator_steps, args.batch, args.seed)
     teaching = Teaching(args.peaks, args.device, args.workers, args.window, args.recolour)
     if args.stage == "locator":
-        train_locator(*locate, more, teaching)
+        train_locator(*locate, more, teaching, real_share)
     elif args.stage == "all":
         # The classifier learns from the marks of the locator at the end of its first round:
         # its false marks are more varied than the finished locator's, and a classifier mined
         # from them lets fewer phantoms through (measured: 95 against 140 on 60 validation
         # scenes). The warm restarts come after.
-        train_locator(*locate, teaching=teaching)
+        train_locator(*locate, teaching=teaching, real_share=real_share)
     mined = args.work / "classifier-mined.npz"
     if args.stage in ("mine", "all") and not mined.exists():
         # The classifier learns from the trained locator's own marks: export the locator
@@ -375,20 +384,20 @@ def main(argv: list[str] | None = None) -> int:
             args.distil,
             device=args.device,
             workers=args.workers,
-            real=args.real_crops,
+            real=merge_crops(args.real_crops, args.work / "classifier-real.npz"),
             real_share=args.real_share if args.real_crops else 0.0,
             recoloured=args.recolour,
         )
     if args.stage == "all" and more:
-        train_locator(*locate, more, teaching)
+        train_locator(*locate, more, teaching, real_share)
     if args.stage == "grow" or (args.stage == "all" and args.grow_steps > 0):
         start = args.grow_from
         if start is None:
             from model.recogniser.export import export_locator
 
             start = export_locator(args.work, args.work / "restarted")
-        grow = (locator_samples, args.work, args.grow_steps, args.batch, args.seed, start)
-        grow_locator(*grow, teaching)
+        grow = (located_on, args.work, args.grow_steps, args.batch, args.seed, start)
+        grow_locator(*grow, teaching, real_share)
     if args.stage == "tune":
         from model.recogniser.export import export_locator
 

@@ -92,3 +92,20 @@ def test_whole_card_boxes_give_only_the_marks_beside_every_card_as_not_an_index(
     data = cut(tmp_path, labels, [], seed=1, whole_cards=True)
     assert len(data["classes"]) > 0
     assert {CLASSES[k] for k in data["classes"]} == {"none"}
+
+
+def test_several_files_of_real_crops_are_read_as_one(tmp_path):
+    from model.recogniser.classifier import merge_crops
+
+    rng = np.random.default_rng(1)
+    parts = []
+    for n, count in enumerate((3, 5)):
+        part = tmp_path / f"part{n}.npz"
+        crops = rng.integers(0, 255, (count, CROP_H, CROP_W, 3), dtype=np.uint8)
+        np.savez(part, crops=crops, classes=np.full(count, n))
+        parts.append(part)
+    assert merge_crops([], tmp_path / "none.npz") is None
+    assert merge_crops(parts[:1], tmp_path / "one.npz") == parts[0]
+    merged = np.load(merge_crops(parts, tmp_path / "both.npz"))
+    assert merged["classes"].tolist() == [0] * 3 + [1] * 5
+    assert np.array_equal(merged["crops"][3:], np.load(parts[1])["crops"])

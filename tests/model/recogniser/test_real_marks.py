@@ -214,3 +214,28 @@ def test_whole_cards_teach_the_marks_read_as_their_rank_and_leave_the_rest_of_ea
     assert len(untaught) == len(boxes)
     for p, (_, x0, y0, x1, y1) in zip(untaught, boxes, strict=True):
         assert p.index_h >= max(x1 - x0, y1 - y0)  # its untaught disc covers the card
+
+
+def test_a_locator_trained_from_scratch_draws_the_real_photos_from_its_first_step(scene, tmp_path):
+    """`train locator --real FILE` (and so `all`) mixes the real samples in as `tune` does:
+    merged beside the scenes' crops, flagged real, drawn their share of every batch."""
+    from model.recogniser.train import main as train
+
+    real = tmp_path / "real.npz"
+    row = [96.0, 96.0, 0.0, 20.0, 12.0, *[np.nan] * 4, CLASSES.index("7R"), 1.0]
+    np.savez(
+        real,
+        images=np.full((2, 192, 192, 3), 128, np.uint8),
+        truths=np.array([row, row], np.float32),
+        counts=np.array([1, 1], np.int32),
+        real=np.ones(2, bool),
+    )
+    work = tmp_path / "work"
+    common = ["--scenes", str(scene), "--work", str(work), "--threads", "1"]
+    assert train(["cut", *common, "--crops-per-scene", "2"]) == 0
+    steps = ["--locator-steps", "2", "--locator-more", "--batch", "2", "--real", str(real)]
+    steps += ["--real-share", "0.5"]
+    assert train(["locator", *common, *steps]) == 0
+    merged = np.load(work / "locator-real.npz")
+    assert merged["real"].sum() == 2 and (~merged["real"]).sum() == len(merged["counts"]) - 2
+    assert torch.load(work / "locator.ckpt", weights_only=False)["step"] == 2
