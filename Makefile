@@ -37,8 +37,10 @@ MODEL_ARGS ?=
 REAL_DATA ?= ../shared/data
 REAL_WORK = $(MODEL_WORK)/real
 SPLITS = model/evaluate/splits
-# the share of every batch shown dull, grey or cast (model/experiments/colour.md)
+# the share of every batch shown dull, grey or cast (model/experiments/colour.md), and the
+# share drawn from the real photos (version 34's classifier took 0.35 of its batches from them)
 MODEL_RECOLOUR ?= 0.5
+MODEL_REAL_SHARE ?= 0.3
 TRAIN_STAMP := $(VENV)/.train-installed
 
 .PHONY: run test lint format clean fonts deck-art chromium shellcheck model real-samples soak
@@ -152,7 +154,7 @@ real-samples: $(TRAIN_STAMP)
 model: $(TRAIN_STAMP) fonts deck-art real-samples
 	$(BIN)/handfoot synth --out $(MODEL_WORK)/scenes --count $(MODEL_SCENES) --seed 1001 --jobs $(MODEL_JOBS) --resume
 	$(BIN)/python -m model.recogniser.train all --scenes $(MODEL_WORK)/scenes \
-		--work $(MODEL_WORK) --out model --recolour $(MODEL_RECOLOUR) \
+		--work $(MODEL_WORK) --out model --recolour $(MODEL_RECOLOUR) --real-share $(MODEL_REAL_SHARE) \
 		$$(for f in $(REAL_WORK)/marks-*.npz; do [ -e "$$f" ] && printf -- '--real %s ' "$$f"; done) \
 		$$(for f in $(REAL_WORK)/crops-*.npz; do [ -e "$$f" ] && printf -- '--real-crops %s ' "$$f"; done) \
 		$(MODEL_ARGS)
