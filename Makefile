@@ -132,31 +132,34 @@ $(TRAIN_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	touch $(TRAIN_STAMP)
 
-real-samples: $(TRAIN_STAMP)
-	@if [ -d "$(REAL_DATA)/real-train" ] && [ -d "$(REAL_DATA)/real-photos" ]; then \
-	  mkdir -p $(REAL_WORK); \
-	  [ -e $(REAL_WORK)/marks-train.npz ] || $(BIN)/python -m model.recogniser.real_marks \
-	    $(REAL_DATA)/real-train --labels $(SPLITS)/real-train-training.csv \
-	    --out $(REAL_WORK)/marks-train.npz || exit 1; \
-	  [ -e $(REAL_WORK)/marks-photos.npz ] || $(BIN)/python -m model.recogniser.real_marks \
-	    $(REAL_DATA)/real-photos --labels $(SPLITS)/real-photos-training.csv --whole-cards \
-	    --out $(REAL_WORK)/marks-photos.npz || exit 1; \
-	  [ -e $(REAL_WORK)/crops-train.npz ] || $(BIN)/python -m model.recogniser.real_crops \
-	    $(REAL_DATA)/real-train --labels $(SPLITS)/real-train-training.csv \
-	    --out $(REAL_WORK)/crops-train.npz || exit 1; \
-	  [ -e $(REAL_WORK)/crops-photos.npz ] || $(BIN)/python -m model.recogniser.real_crops \
-	    $(REAL_DATA)/real-photos --labels $(SPLITS)/real-photos-training.csv --whole-cards \
-	    --out $(REAL_WORK)/crops-photos.npz || exit 1; \
-	else \
-	  echo "note: no real photos in $(REAL_DATA): the networks learn rendered scenes only"; \
-	fi
+# each set cut twice: locator samples (marks-) and classifier crops (crops-); real-photos
+# labels whole cards by rank, real-train each corner index by its card
+WHOLE_CARDS_photos = --whole-cards
+REAL_FILES = $(foreach kind,marks crops,$(foreach set,train photos,$(REAL_WORK)/$(kind)-$(set).npz))
+
+$(REAL_WORK)/marks-%.npz: | $(TRAIN_STAMP)
+	mkdir -p $(@D)
+	$(BIN)/python -m model.recogniser.real_marks $(REAL_DATA)/real-$* \
+		--labels $(SPLITS)/real-$*-training.csv $(WHOLE_CARDS_$*) --out $@
+
+$(REAL_WORK)/crops-%.npz: | $(TRAIN_STAMP)
+	mkdir -p $(@D)
+	$(BIN)/python -m model.recogniser.real_crops $(REAL_DATA)/real-$* \
+		--labels $(SPLITS)/real-$*-training.csv $(WHOLE_CARDS_$*) --out $@
+
+ifeq ($(words $(wildcard $(REAL_DATA)/real-train $(REAL_DATA)/real-photos)),2)
+real-samples: $(REAL_FILES)
+else
+real-samples:
+	@echo "note: no real photos in $(REAL_DATA): the networks learn rendered scenes only"
+endif
 
 model: $(TRAIN_STAMP) fonts deck-art real-samples
 	$(BIN)/handfoot synth --out $(MODEL_WORK)/scenes --count $(MODEL_SCENES) --seed 1001 --jobs $(MODEL_JOBS) --resume
 	$(BIN)/python -m model.recogniser.train all --scenes $(MODEL_WORK)/scenes \
 		--work $(MODEL_WORK) --out model --recolour $(MODEL_RECOLOUR) --real-share $(MODEL_REAL_SHARE) \
-		$$(for f in $(REAL_WORK)/marks-*.npz; do [ -e "$$f" ] && printf -- '--real %s ' "$$f"; done) \
-		$$(for f in $(REAL_WORK)/crops-*.npz; do [ -e "$$f" ] && printf -- '--real-crops %s ' "$$f"; done) \
+		$(foreach f,$(wildcard $(REAL_WORK)/marks-*.npz),--real $(f)) \
+		$(foreach f,$(wildcard $(REAL_WORK)/crops-*.npz),--real-crops $(f)) \
 		$(MODEL_ARGS)
 
 lint: $(STAMP)

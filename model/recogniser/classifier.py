@@ -9,6 +9,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from model.recogniser.dataset import joined, save_whole
 from model.recogniser.loop import Batches, jitter, normalise, recolour, run_steps
 from model.recogniser.nets import Classifier
 from model.recogniser.targets import CLASS_INDEX
@@ -130,13 +131,7 @@ def merge_crops(parts: list[Path], out: Path) -> Path | None:
     for one, else their crops and classes together in ``out``."""
     if len(parts) <= 1:
         return parts[0] if parts else None
-    loaded = [np.load(part) for part in parts]
-    partial = out.with_suffix(".partial.npz")
-    np.savez(
-        partial, **{key: np.concatenate([d[key] for d in loaded]) for key in ("crops", "classes")}
-    )
-    partial.rename(out)
-    return out
+    return save_whole(out, joined([np.load(part) for part in parts], ("crops", "classes")))
 
 
 def _real_weights(classes: np.ndarray) -> np.ndarray:

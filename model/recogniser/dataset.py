@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import cv2
@@ -167,12 +167,24 @@ def cut_locator_parts(
             bar.update()
     bar.close()
     loaded = [np.load(name) for name in names]
-    whole = out.with_suffix(".partial.npz")
-    np.savez(whole, **{key: np.concatenate([part[key] for part in loaded]) for key in loaded[0]})
-    whole.rename(out)
+    save_whole(out, joined(loaded, loaded[0].files))
     for part, name in zip(loaded, names, strict=True):
         part.close()
         name.unlink()
+    return out
+
+
+def joined(parts: Sequence[Mapping[str, np.ndarray]], keys: Iterable[str]) -> dict:
+    """The arrays of ``parts`` joined key by key, in the parts' order."""
+    return {key: np.concatenate([part[key] for part in parts]) for key in keys}
+
+
+def save_whole(out: Path, arrays: Mapping[str, np.ndarray]) -> Path:
+    """``arrays`` saved as ``out``, written under a temporary name first: a cut-off never
+    leaves half a file where a resumed run would take it as whole."""
+    partial = out.with_suffix(".partial.npz")
+    np.savez(partial, **arrays)
+    partial.rename(out)
     return out
 
 

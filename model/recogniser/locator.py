@@ -10,7 +10,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from model.recogniser.dataset import cut_locator_samples, truths_from_rows
+from model.recogniser.dataset import cut_locator_samples, joined, save_whole, truths_from_rows
 from model.recogniser.loop import Batches, jitter, normalise, recolour, run_steps
 from model.recogniser.nets import Locator
 from model.recogniser.targets import locator_targets
@@ -77,15 +77,11 @@ def merge_samples(parts: list[Path], out: Path) -> Path:
     """Locator samples of several files in one, each crop flagged ``real`` as its file flags
     it (``real_marks.py`` flags its crops; rendered scenes' crops are not)."""
     loaded = [np.load(part) for part in parts]
-    keys = ("images", "truths", "counts")
-    arrays = {key: np.concatenate([d[key] for d in loaded]) for key in keys}
+    arrays = joined(loaded, ("images", "truths", "counts"))
     arrays["real"] = np.concatenate(
         [d["real"] if "real" in d else np.zeros(len(d["counts"]), bool) for d in loaded]
     )
-    partial = out.with_suffix(".partial.npz")
-    np.savez(partial, **arrays)
-    partial.rename(out)
-    return out
+    return save_whole(out, arrays)
 
 
 def turns_divergence(logits: torch.Tensor, taught: torch.Tensor) -> torch.Tensor:

@@ -194,8 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         "--real-share",
         type=float,
         default=0.5,
-        help="`tune` with --real, `classifier` with --real-crops: the share of the crops drawn "
-        "from real photos (default 0.5)",
+        help="with --real (`tune`, `locator`, `grow`, `all`) and --real-crops (`classifier`, "
+        "`all`): the share of the crops drawn from real photos (default 0.5)",
     )
     parser.add_argument(
         "--recolour",
@@ -348,9 +348,9 @@ def main(argv: list[str] | None = None) -> int:
             cut_classifier_samples(args.scenes, classifier_samples, seed=args.seed)
     more = tuple(n for n in args.locator_more if n > 0)
     located_on, real_share = locator_samples, 0.0
-    if args.real and args.stage in ("locator", "all", "grow"):
-        # the real photos' crops beside the rendered ones from the first step (flagged, drawn
-        # --real-share of the time), as `tune` mixes them
+    if args.real and args.stage in ("locator", "all", "grow", "tune"):
+        # the real photos' crops beside the rendered ones (flagged, drawn --real-share of the
+        # time), in every stage that trains the locator on the scenes' crops
         located_on = merge_samples([locator_samples, *args.real], args.work / "locator-real.npz")
         real_share = args.real_share
     locate = (located_on, args.work, args.locator_steps, args.batch, args.seed)
@@ -401,11 +401,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage == "tune":
         from model.recogniser.export import export_locator
 
-        tuned_on = locator_samples
-        if args.real:
-            tuned_on = merge_samples([locator_samples, *args.real], args.work / "locator-real.npz")
         tune_locator(
-            tuned_on,
+            located_on,
             args.work,
             args.tune_steps,
             args.batch,
@@ -413,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
             args.tune_from,
             args.small_focus,
             teaching,
-            args.real_share,
+            real_share,
         )
         export_locator(args.work, args.out, "locator-tuned")
     if args.stage == "fold":
