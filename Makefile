@@ -13,6 +13,22 @@ FONT_PROBES := /usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed-Bold.ttf \
 	/usr/share/fonts/truetype/freefont/FreeSansBold.ttf \
 	/usr/share/fonts/opentype/urw-base35/P052-Bold.otf
 
+# More index typefaces for training (model/synth/faces/typefaces.py finds every font that draws
+# an index and holds one kin of families in four out for test scenes): condensed, bold, serif,
+# slab, rounded and monospaced families. `make model` installs them as root; the tests need none.
+TYPEFACE_PACKAGES := fonts-adf-accanthis fonts-adf-baskervald fonts-adf-berenis \
+	fonts-adf-gillius fonts-adf-ikarius fonts-adf-irianis fonts-adf-libris fonts-adf-mekanus \
+	fonts-adf-oldania fonts-adf-romande fonts-adf-switzera fonts-adf-tribun \
+	fonts-adf-universalis fonts-adf-verana fonts-averia-sans-gwf fonts-averia-serif-gwf \
+	fonts-bebas-neue fonts-cabin fonts-cantarell fonts-comfortaa fonts-crosextra-caladea \
+	fonts-crosextra-carlito fonts-croscore fonts-dosis fonts-ebgaramond fonts-fanwood \
+	fonts-firacode fonts-go fonts-goudybookletter fonts-hack fonts-inconsolata fonts-inter \
+	fonts-junicode fonts-jura fonts-lato fonts-league-spartan fonts-linuxlibertine \
+	fonts-manrope fonts-mplus fonts-oldstandard fonts-open-sans fonts-paratype fonts-play \
+	fonts-quicksand fonts-roboto-unhinted fonts-sil-andika fonts-sil-charis \
+	fonts-sil-gentiumplus fonts-stix fonts-texgyre fonts-tuffy fonts-vollkorn \
+	fonts-yanone-kaffeesatz
+
 # Printed deck designs the scene renderer draws beside its own (model/synth/deck_art): Debian's
 # SVG decks and librsvg's rasteriser. `make model` installs them as root, as `fonts` does the
 # typefaces; without them the renderer draws its procedural designs alone and says so.
@@ -43,7 +59,7 @@ MODEL_RECOLOUR ?= 0.5
 MODEL_REAL_SHARE ?= 0.3
 TRAIN_STAMP := $(VENV)/.train-installed
 
-.PHONY: run test lint format clean fonts deck-art chromium shellcheck model real-samples soak
+.PHONY: run test lint format clean fonts typefaces deck-art chromium shellcheck model real-samples soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +85,21 @@ fonts:
 	  else \
 	    echo "note: some card typefaces are missing; for every deck style run:"; \
 	    echo "  sudo apt-get install $(FONT_PACKAGES)"; \
+	  fi; \
+	fi
+
+typefaces:
+	@missing=""; for p in $(TYPEFACE_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing typefaces for training"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	      $(TYPEFACE_PACKAGES) >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	      --no-install-recommends $(TYPEFACE_PACKAGES) >/dev/null; }; \
+	  else \
+	    echo "note: training typefaces are missing; scenes will print fewer index typefaces:"; \
+	    echo "  sudo apt-get install $(TYPEFACE_PACKAGES)"; \
 	  fi; \
 	fi
 
@@ -154,7 +185,7 @@ real-samples:
 	@echo "note: no real photos in $(REAL_DATA): the networks learn rendered scenes only"
 endif
 
-model: $(TRAIN_STAMP) fonts deck-art real-samples
+model: $(TRAIN_STAMP) fonts typefaces deck-art real-samples
 	$(BIN)/handfoot synth --out $(MODEL_WORK)/scenes --count $(MODEL_SCENES) --seed 1001 --jobs $(MODEL_JOBS) --resume
 	$(BIN)/python -m model.recogniser.train all --scenes $(MODEL_WORK)/scenes \
 		--work $(MODEL_WORK) --out model --recolour $(MODEL_RECOLOUR) --real-share $(MODEL_REAL_SHARE) \

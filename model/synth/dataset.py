@@ -13,6 +13,7 @@ import numpy as np
 from tqdm import tqdm
 
 from model.synth.deck_art.faces import available_for
+from model.synth.faces.typefaces import discovered
 from model.synth.scene import Scene, render_scene
 
 
@@ -26,6 +27,7 @@ class RunSpec:
     styles: tuple[str, ...] = ()
     surfaces: tuple[str, ...] = ()
     art: float = 0.0  # share of standard designs drawn as printed decks (deck_art)
+    typefaces: float = 0.0  # share of designs drawn as typeset ones (faces/typeset.py)
 
     def render(self, index: int) -> Scene:
         return render_scene(
@@ -38,6 +40,7 @@ class RunSpec:
             styles=self.styles,
             surfaces=self.surfaces,
             art=self.art,
+            typefaces=self.typefaces,
         )
 
     def art_designs(self) -> list[str]:
@@ -86,6 +89,10 @@ def _run_description(spec: RunSpec, count: int) -> dict:
         description["surfaces"] = list(spec.surfaces)
     if spec.art:
         description["art"] = spec.art
+    if spec.typefaces:
+        description["typefaces"] = spec.typefaces
+        # a run drawn where other font packages are installed is another run
+        description["typeface_count"] = len(discovered())
     designs = spec.art_designs()
     if designs:  # a run drawn where other printed decks are installed is another run
         description["art_designs"] = designs

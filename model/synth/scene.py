@@ -34,6 +34,7 @@ from model.synth.faces import (
     render_nonplaying,
     style_by_name,
 )
+from model.synth.faces.typeset import styles_for
 from model.synth.labels import SCHEMA_ID, camera_label, card_label, object_label
 from model.synth.layout import (
     MM_PER_FACE_PX,
@@ -69,6 +70,10 @@ VARIED_SHARE = 0.5  # in training scenes, how often the varied designs are (face
 # Debian's SVG decks) instead of a procedural one, as `handfoot synth` draws it; a scene drawn
 # without ``art=`` (the simulated camera, the tests) and a test run draw none unless asked.
 ART_SHARE = 0.4
+# A training run's share of designs (both decks) drawn as a typeset design: one printed in a
+# typeface found in the font packages (faces/typeset.py); a test run draws none unless asked, and
+# then only held-out typefaces.
+TYPESET_SHARE = 0.3
 
 
 class Scene:
@@ -117,6 +122,34 @@ def art_rng(
 def default_art(split: str) -> float:
     """The share of printed decks a run of ``split`` draws unless told otherwise."""
     return ART_SHARE if split == "train" else 0.0
+
+
+def default_typefaces(split: str) -> float:
+    """The share of typeset designs a run of ``split`` draws unless told otherwise."""
+    return TYPESET_SHARE if split == "train" else 0.0
+
+
+def typeset_rng(
+    seed: int, index: int, split: str, deck: str, layout: str = "training"
+) -> np.random.Generator:
+    """The generator that picks a scene's typeset designs: its own, as :func:`art_rng`."""
+    key = [seed, index, SPLITS.index(split), DECKS.index(deck), LAYOUTS.index(layout), 0x7E7]
+    return np.random.default_rng(np.random.SeedSequence(key))
+
+
+def _with_typeset(
+    rng: np.random.Generator, picked: list[CardStyle], split: str, share: float
+) -> list[CardStyle]:
+    """Each procedural design of ``picked`` turned, with probability ``share``, into a typeset
+    design of its deck and of ``split`` (held-out typefaces in a test scene), never twice."""
+    out: list[CardStyle] = []
+    for style in picked:
+        pool = [s for s in styles_for(split, style.deck) if s not in out] if share > 0 else []
+        draw, pick = rng.random(), rng.integers(1 << 30)
+        if pool and not is_art(style) and draw < share:
+            style = pool[int(pick) % len(pool)]
+        out.append(style)
+    return out
 
 
 def _with_art(
@@ -179,7 +212,7 @@ def _pools(
         surface = surface_by_name(tables[drawn % len(tables)])
     if only:  # the designs asked for, as many as would have been drawn
         named = [s for s in ALL_STYLES if s.name in only]
-        named += [style_by_name(name) for name in only if name.startswith("art-")]
+        named += [style_by_name(name) for name in only if name.startswith(("art-", "type-"))]
         picked = [
             named[i] for i in rng.choice(len(named), size=min(count, len(named)), replace=False)
         ]
@@ -333,6 +366,7 @@ def render_scene(
     styles: tuple[str, ...] = (),
     surfaces: tuple[str, ...] = (),
     art: float = 0.0,
+    typefaces: float = 0.0,
 ) -> Scene:
     """Render scene ``index`` of the run seeded ``seed``. ``photographic=False`` leaves out
     light, blur, noise and JPEG (the labels are the same); ``glyphs=False`` draws every card
@@ -356,7 +390,11 @@ def render_scene(
     ``art`` is the share of the scene's standard designs drawn as printed decks (Debian's SVG
     decks, ``model.synth.deck_art``; a training run draws ``ART_SHARE``): a training scene
     draws the training ones, a test scene the held-out ones. Where none are installed the
-    scene draws its procedural designs, and the log says so once."""
+    scene draws its procedural designs, and the log says so once.
+
+    ``typefaces`` is the share of the scene's procedural designs (both decks) drawn as typeset
+    designs (``faces/typeset.py``: printed in the typefaces the font packages offer, the special
+    deck's words in either case, its inks and corners drawn), of the scene's split."""
     if split not in SPLITS or deck not in DECKS:
         raise ValueError(f"split must be one of {SPLITS} and deck one of {DECKS}")
     if layout not in LAYOUTS:
@@ -368,9 +406,13 @@ def render_scene(
     rng = scene_rng(seed, index, split, deck, layout)
     if not 0.0 <= art <= 1.0:
         raise ValueError(f"art must be a share from 0 to 1, not {art}")
+    if not 0.0 <= typefaces <= 1.0:
+        raise ValueError(f"typefaces must be a share from 0 to 1, not {typefaces}")
     chosen_deck, designs, surface = _pools(rng, split, deck, styles, surfaces)
     if not styles:
         designs = _with_art(art_rng(seed, index, split, deck, layout), designs, split, art)
+        typeset = typeset_rng(seed, index, split, deck, layout)
+        designs = _with_typeset(typeset, designs, split, typefaces)
     if layout == "training":
         camera = sample_camera(rng, size)
         light = effects.sample_light(rng, camera.width, camera.height, camera.px_per_mm)

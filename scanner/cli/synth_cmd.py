@@ -73,6 +73,16 @@ def register(subcommands: argparse._SubParsersAction) -> None:
         help="share of the standard designs drawn as printed decks (Debian's SVG decks; "
         "default 0.4 in a training run, 0 in a test run, which draws the held-out ones)",
     )
+    parser.add_argument(
+        "--typefaces",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share of the designs (both decks) printed in a typeface found in the font "
+        "packages, the special deck's words in either case, its inks and corners drawn: "
+        "decks by other hands (default 0.3 in a training run, 0 in a test run, which draws "
+        "held-out typefaces)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
@@ -89,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise CommandError("--jobs must be at least 1")
     from model.synth.dataset import RunMismatchError, RunSpec, write_preview, write_run
-    from model.synth.scene import check_styles, check_surfaces, default_art
+    from model.synth.scene import check_styles, check_surfaces, default_art, default_typefaces
 
     try:
         check_styles(args.styles, args.split, args.deck)
@@ -98,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(error.args[0] if isinstance(error, KeyError) else error)) from None
     if args.art is not None and not 0 <= args.art <= 1:
         raise CommandError("--art must be a share from 0 to 1")
+    if args.typefaces is not None and not 0 <= args.typefaces <= 1:
+        raise CommandError("--typefaces must be a share from 0 to 1")
     spec = RunSpec(
         args.seed,
         args.split,
@@ -107,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         args.styles,
         args.surfaces,
         default_art(args.split) if args.art is None else args.art,
+        default_typefaces(args.split) if args.typefaces is None else args.typefaces,
     )
     if args.out is not None:
         if args.out.exists() and not args.out.is_dir():

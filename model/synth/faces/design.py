@@ -43,8 +43,11 @@ class Design:
     joker_index: tuple[str, str] = ("vertical", "star")
     backs: tuple[str, ...] = ("lattice", "rings", "dots")
     # special deck only
-    colours: str = "rainbow"  # "rainbow", "duo", "mono"
+    colours: str = "rainbow"  # "rainbow", "duo", "mono", "drawn" (``hues``, in turn)
+    hues: tuple[Color, ...] = ()  # the inks of "drawn" colours, given to the ranks in turn
     word_corner: str = "abbr"  # "abbr", "word", "vertical"
+    word_case: str = "upper"  # "upper" (LORD, LO) or "title" (Lord, Lo)
+    corners: int = 2  # corner indices printed: 2 (top left and bottom right) or 1 (top left)
     underline69: bool = False
     centre: str = "ring"  # "ring", "plain", "band"
     text_face: str = "DejaVu Sans"  # running text of non-playing cards

@@ -21,6 +21,8 @@ from .draw import scaled, tight
 log = logging.getLogger(__name__)
 
 FONT_DIRS = (Path("/usr/share/fonts"),)
+# a typeface named by its file, as :mod:`.typefaces` finds them: "file:truetype/lato/Lato-Bold.ttf"
+FILE_PREFIX = "file:"
 
 # name → (path under a font directory, kind); the kind picks the fallbacks
 TYPEFACES: dict[str, tuple[str, str]] = {
@@ -68,11 +70,15 @@ _FALLBACKS = {
 
 
 def _file(name: str, dirs: tuple[Path, ...] = FONT_DIRS) -> Path | None:
-    entry = TYPEFACES.get(name)
-    if entry is None:
-        return None
+    if name.startswith(FILE_PREFIX):
+        relative = name[len(FILE_PREFIX) :]
+    else:
+        entry = TYPEFACES.get(name)
+        if entry is None:
+            return None
+        relative = entry[0]
     for d in dirs:
-        p = d / entry[0]
+        p = d / relative
         if p.is_file():
             return p
     return None

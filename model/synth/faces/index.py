@@ -60,10 +60,10 @@ def stack(
 
 
 def place(
-    img: np.ndarray, ink: Ink | None, margin: tuple[int, int], draw: bool
+    img: np.ndarray, ink: Ink | None, margin: tuple[int, int], draw: bool, corners: int = 2
 ) -> tuple[IndexMark, ...]:
-    """Stamp ``ink`` top-left (upright) and bottom-right (turned) when ``draw``; return both
-    label quads either way."""
+    """Stamp ``ink`` top-left (upright) and, with two ``corners``, bottom-right (turned) when
+    ``draw``; return the label quads either way."""
     if ink is None:
         return ()
     H, W = img.shape[:2]
@@ -73,7 +73,7 @@ def place(
     ys, xs = np.nonzero(cov)
     bx0, by0, bx1, by1 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
     marks = []
-    for orientation in (0, 180):
+    for orientation in (0, 180)[:corners]:
         if orientation == 0:
             x, y = mx, my
             qx0, qy0, qx1, qy1 = x + bx0, y + by0, x + bx1, y + by1

@@ -46,6 +46,8 @@ _RAINBOW: dict[str, Color] = {
 
 
 def colour_of(design: Design, name: str) -> Color:
+    if design.colours == "drawn" and design.hues:
+        return design.hues[(NUMBERS + WORDS).index(name) % len(design.hues)]
     if design.colours == "mono":
         return (28, 36, 92) if name != "VILLAIN" else design.black
     if design.colours == "duo":
@@ -53,6 +55,11 @@ def colour_of(design: Design, name: str) -> Color:
             return design.black if name in ("VILLAIN", "JESTER") else design.red
         return design.red if int(name) % 2 else design.black
     return _RAINBOW[name]
+
+
+def cased(design: Design, text: str) -> str:
+    """A word card's word (or its abbreviation) as the design prints it: "LORD" or "Lord"."""
+    return text.title() if design.word_case == "title" else text
 
 
 @functools.lru_cache(maxsize=512)
@@ -68,12 +75,15 @@ def special_ink(style: CardStyle, design: Design, name: str) -> Ink:
             parts.append((bar, c, 0, m.shape[0] + max(2, cap // 8)))
         return compose(parts)
     if design.word_corner == "abbr":
-        return compose(
-            [(fonts.text_mask(tf, ABBR[name], round(cap * 0.62), 1.0, None, wt), c, 0, 0)]
-        )
+        m = fonts.text_mask(tf, cased(design, ABBR[name]), round(cap * 0.62), 1.0, None, wt)
+        return compose([(m, c, 0, 0)])
     if design.word_corner == "word":
-        return compose([(fonts.text_mask(tf, name, round(cap * 0.4), 0.9, None, wt), c, 0, 0)])
-    letters = [fonts.text_mask(tf, ch, round(cap * 0.4), 1.0, None, wt) for ch in name]
+        return compose(
+            [(fonts.text_mask(tf, cased(design, name), round(cap * 0.4), 0.9, None, wt), c, 0, 0)]
+        )
+    letters = [
+        fonts.text_mask(tf, ch, round(cap * 0.4), 1.0, None, wt) for ch in cased(design, name)
+    ]
     w = max(m.shape[1] for m in letters)
     parts, y = [], 0
     for m in letters:
@@ -94,7 +104,7 @@ def special_face(
         _numeral(img, style, design, name, c)
     else:
         _word_card(img, style, design, name, c, rng)
-    marks = place(img, special_ink(style, design, name), design.margin, with_index)
+    marks = place(img, special_ink(style, design, name), design.margin, with_index, design.corners)
     return img, marks
 
 
@@ -128,7 +138,9 @@ def _word_card(img, style: CardStyle, design: Design, name: str, c: Color, rng) 
         pal = {k: c for k in pal} | {"white": design.stock, "skin": design.stock}
     art = {"LORD": _crown, "LADY": _flower, "VILLAIN": _mask, "JESTER": _hat, "JOKER": _burst}
     art[name](img, cx, cy, W * 0.62, c, pal)
-    word = fonts.text_mask(style.typeface, name, max(12, int(H * 0.055)), 1.0, None, design.weight)
+    word = fonts.text_mask(
+        style.typeface, cased(design, name), max(12, int(H * 0.055)), 1.0, None, design.weight
+    )
     if word.shape[1] > W * 0.62:
         from .draw import scaled
 

@@ -191,8 +191,9 @@ def style_by_name(name: str) -> CardStyle:
         return _BY_NAME[name]
     except KeyError:
         from ..deck_art.faces import ALL_ART_STYLES, art_style
+        from .typeset import typeset_style
 
-        art = art_style(name)
+        art = art_style(name) or typeset_style(name)
         if art is not None:
             return art
         known = sorted([*_BY_NAME, *(s.name for s in ALL_ART_STYLES)])
@@ -203,6 +204,11 @@ def design_of(style: CardStyle) -> Design:
     """The drawing details of ``style``; a style made elsewhere borrows a registered design of
     its deck (chosen by its name), sized for its own jumbo flag."""
     d = _DESIGNS.get(style.name)
+    if d is not None:
+        return d
+    from .typeset import typeset_design
+
+    d = typeset_design(style)
     if d is not None:
         return d
     pool = [s for s in ALL_STYLES if s.deck == style.deck and s.jumbo == style.jumbo]
