@@ -75,10 +75,14 @@ class SceneScore:
 
 
 def held_out_styles() -> frozenset[str]:
-    """Names of the card designs that never appear in training scenes."""
+    """Names of the card designs that never appear in training scenes: the renderer's own,
+    the printed decks' and the typeset ones' (faces/typeset.py) held out."""
+    from model.synth.deck_art.faces import ALL_ART_STYLES
     from model.synth.faces import ALL_STYLES
+    from model.synth.faces.typeset import table
 
-    return frozenset(style.name for style in ALL_STYLES if style.split == "test")
+    every = [*ALL_STYLES, *ALL_ART_STYLES, *(style for style, _ in table().values())]
+    return frozenset(style.name for style in every if style.split == "test")
 
 
 def _inside(quad: Sequence[Sequence[float]], x: float, y: float) -> bool:

@@ -151,3 +151,11 @@ def test_a_found_typeface_renders_a_whole_face():
     style, _ = typeset._design(_found("train")[0], "standard")
     face = render_face(style, "QH")
     assert face.code == "QR" and len(face.indices) == 2
+
+
+def test_eval_counts_scenes_of_held_out_typefaces_as_held_out_designs():
+    from model.evaluate.scenes import held_out_styles
+
+    held = held_out_styles()
+    assert typeset._design(_found("test")[0], "special")[0].name in held
+    assert typeset._design(_found("train")[0], "special")[0].name not in held
