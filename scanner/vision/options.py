@@ -47,6 +47,7 @@ class ReadOptions:
     # classify
     suits_below: bool = True  # a bare number read again where a suit sign would lie
     wider: bool = True  # a small index read by the wider classifier too
+    ink_colour: bool = True  # ink clearly redder than its paper read red (``ink_colour.py``)
     # recheck: entries of ``stages/recheck.py`` RECHECKS, by name
     turned: bool = True  # a doubtful mark read again turned
     refine: bool = True  # a doubtful mark read again where the refiner puts its index

@@ -4,8 +4,9 @@ read (``decks.py``); and the reading of places that every later stage asks of th
 
 A mark read as a bare number both decks print is read again where its suit sign would lie
 (``suit_below.py``, rule ``suits_below``); a small index read as a card is held to the card the
-wider classifier reads too (``wider.py``, rule ``wider``). Faint marks are set aside for the
-recheck ``faint``, except those near the frame's edge, read in full (``faint.py``).
+wider classifier reads too (``wider.py``, rule ``wider``); a mark whose ink is clearly redder
+than its paper is read red (``ink_colour.py``, rule ``ink_colour``). Faint marks are set aside
+for the recheck ``faint``, except those near the frame's edge, read in full (``faint.py``).
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from scanner.vision import suit_below
+from scanner.vision import ink_colour, suit_below
 from scanner.vision.cards import IndexReading
 from scanner.vision.decks import best_in_deck, infer_deck
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.faint import read_in_full
 from scanner.vision.networks import softmax
-from scanner.vision.preprocess import index_crops, normalise, wider_crops
+from scanner.vision.preprocess import normalise, upright_crops, wider_crops
 from scanner.vision.stages.records import FrameContext, Work
 from scanner.vision.wider import small_cards, with_wider
 
@@ -55,9 +56,26 @@ def probabilities(
     rows = []
     for start in range(0, len(places), nets.batch):
         chunk = places[start : start + nets.batch]
-        read = softmax(nets.classify(index_crops(image, chunk, c)))
-        rows.append(_widened(context, image, chunk, read))
+        crops = upright_crops(image, chunk, c)
+        read = softmax(nets.classify(normalise(crops, c)))
+        rows.append(_inked(context, crops, _widened(context, image, chunk, read)))
     return np.concatenate(rows) if rows else np.zeros((0, len(c.classes)))
+
+
+def _inked(context: FrameContext, crops: np.ndarray, read: np.ndarray) -> np.ndarray:
+    """``read`` with each row whose ink is clearly redder than its paper held to red
+    (``ink_colour.py``, rule ``ink_colour``); the crops are the frame's own colours, not its
+    negative's."""
+    if not context.options.ink_colour or not len(read):
+        return read
+    colours = 255 - crops if context.scale.negative else crops
+    red = ink_colour.red_ink(colours, context.white)
+    if not red.any():
+        return read
+    inked = read.copy()
+    for n in np.flatnonzero(red):
+        inked[n] = ink_colour.held_to_red(read[n], context.contract.classes, context.none)
+    return inked
 
 
 def _widened(

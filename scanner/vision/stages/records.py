@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -11,6 +12,7 @@ from scanner.vision.cards import CardReading, IndexReading
 from scanner.vision.contract import Contract
 from scanner.vision.decode import IndexCandidate
 from scanner.vision.grouping import CardGroup
+from scanner.vision.ink_colour import frame_white
 from scanner.vision.networks import Networks
 from scanner.vision.options import ReadOptions
 
@@ -56,6 +58,12 @@ class FrameContext:
         """px on an index's short side below which the wider classifier reads it, in the
         frame as read: the contract's bound in the frame as it came, scaled with it."""
         return self.contract.wider_below * self.scale.factor * self.scale.again
+
+    @cached_property
+    def white(self) -> np.ndarray:
+        """The colour of the frame's brightest surfaces, what a dark card's print is balanced
+        by (``ink_colour.py``): measured once a frame and scale, where asked."""
+        return frame_white(self.frame)
 
     @property
     def none(self) -> str:
