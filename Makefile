@@ -41,6 +41,9 @@ ART_PROBES := /usr/share/carddecks/svg-standard/standard.svgz \
 # locator and the classifier, then the verifier, the refiner and the wider classifier on the
 # exported locator's marks and the face reader on the labels, with checkpoints (an interrupted run resumes where it stopped), export and check ONNX.
 MODEL_WORK ?= build/model
+# where the trained networks are written: the shipped ones by default; another folder
+# (MODEL_OUT=build/model/out) to measure them with `handfoot eval --models` before shipping
+MODEL_OUT ?= model
 MODEL_SCENES ?= 2000
 # processes that render the scenes: every core (the scenes come out the same)
 MODEL_JOBS ?= $(shell nproc)
@@ -188,7 +191,7 @@ endif
 model: $(TRAIN_STAMP) fonts typefaces deck-art real-samples
 	$(BIN)/handfoot synth --out $(MODEL_WORK)/scenes --count $(MODEL_SCENES) --seed 1001 --jobs $(MODEL_JOBS) --resume
 	$(BIN)/python -m model.recogniser.train all --scenes $(MODEL_WORK)/scenes \
-		--work $(MODEL_WORK) --out model --recolour $(MODEL_RECOLOUR) --real-share $(MODEL_REAL_SHARE) \
+		--work $(MODEL_WORK) --out $(MODEL_OUT) --recolour $(MODEL_RECOLOUR) --real-share $(MODEL_REAL_SHARE) \
 		$(foreach f,$(wildcard $(REAL_WORK)/marks-*.npz),--real $(f)) \
 		$(foreach f,$(wildcard $(REAL_WORK)/crops-*.npz),--real-crops $(f)) \
 		$(MODEL_ARGS)
