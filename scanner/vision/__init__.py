@@ -28,6 +28,7 @@ The rules the stages apply (pure functions, tested without any model):
 - ``decks``: readings held to the deck the table is played with
 - ``suit_below``: a bare number read again where its suit sign would lie
 - ``wider``: a small index read again with the card beside it
+- ``ink_colour``: a reading held to red where its ink is clearly redder than its paper
 - ``refine``: where a doubtful mark's index truly lies
 - ``closer``: small marks read "not an index" located again scaled up
 - ``unread``: two unread corners of one card that agree on it

@@ -185,6 +185,9 @@ def test_scan_reads_what_the_stand_in_models_mark(cli, stand_ins, images, tmp_pa
         stand_ins,
         "--turns",
         "1",
+        # the stand-in frame marks indices with red cells, no ink: the colour rule stays off
+        "--without",
+        "ink_colour",
         "--annotate",
         tmp_path,
     )
@@ -342,7 +345,7 @@ def test_a_faint_mark_counts_only_where_a_card_is_read_surely(stand_ins):
     from scanner.vision.faint import FAINT_HEAT
     from scanner.vision.recogniser import Recogniser
 
-    recogniser = Recogniser.load(stand_ins, turns=1)
+    recogniser = Recogniser.load(stand_ins, turns=1, ink_colour=False)  # red cells, no ink
     frame = np.zeros((300, 400, 3), np.uint8)
     frame[..., 1] = green_for("none")
     for x0, code in ((40, "KR"), (160, "7B"), (280, "9B")):

@@ -31,6 +31,10 @@ C = Contract.from_spec()
 
 # -- context crops -------------------------------------------------------------------------------
 
+# the stand-in frames mark indices with red cells and encode codes in green: no ink, so the
+# colour rule (ink_colour.py), which would read the red cells as red print, stays off
+STAND_IN = {"turns": 1, "ink_colour": False}
+
 
 def index_in_crop() -> float:
     """Where the index centre lies in a context crop (both axes, crop px): the crop's middle is
@@ -169,8 +173,8 @@ def test_the_recogniser_drops_a_lone_reading_its_verifier_doubts(folders, tmp_pa
         shutil.copy(verified / name, tmp_path / name)
     never_ask = {"VERIFY_ASK_FROM": 1.01, "CROP_FITS_WIDTH": spec.CROP_FITS_WIDTH}
     (tmp_path / "recogniser.json").write_text(json.dumps(never_ask))
-    with_verifier = Recogniser.load(tmp_path, turns=1)
-    without = Recogniser.load(plain, turns=1)
+    with_verifier = Recogniser.load(tmp_path, **STAND_IN)
+    without = Recogniser.load(plain, **STAND_IN)
     assert codes(without, table()) == {"KR", "7B"}
     reading = with_verifier.read(table())
     assert {card.code for card in reading.cards} == {"KR"}
@@ -181,9 +185,9 @@ def test_the_recogniser_drops_a_lone_reading_its_verifier_doubts(folders, tmp_pa
 
 def test_a_lone_card_the_classifier_is_sure_of_asks_for_a_check_instead(folders):
     plain, verified = folders
-    sure = {card.code: card for card in Recogniser.load(plain, turns=1).read(table()).cards}
+    sure = {card.code: card for card in Recogniser.load(plain, **STAND_IN).read(table()).cards}
     assert sure["7B"].confidence >= spec.VERIFY_ASK_FROM and not sure["7B"].check
-    cards = {card.code: card for card in Recogniser.load(verified, turns=1).read(table()).cards}
+    cards = {card.code: card for card in Recogniser.load(verified, **STAND_IN).read(table()).cards}
     assert cards["7B"].doubted and cards["7B"].check
     assert cards["7B"].confidence == pytest.approx(sure["7B"].confidence)
     assert not cards["KR"].doubted and not cards["KR"].check
@@ -195,10 +199,10 @@ def test_a_verifier_of_the_wrong_shape_is_refused(folders, tmp_path):
         shutil.copy(plain / name, tmp_path / name)
     stand_in_verifier(tmp_path / VERIFIER_FILE, shape=("N",))
     with pytest.raises(RecogniserError, match="verifier gives"):
-        Recogniser.load(tmp_path, turns=1)
+        Recogniser.load(tmp_path, **STAND_IN)
     (tmp_path / VERIFIER_FILE).write_bytes(b"not a model")
     with pytest.raises(RecogniserError, match="not a model onnxruntime can load"):
-        Recogniser.load(tmp_path, turns=1)
+        Recogniser.load(tmp_path, **STAND_IN)
 
 
 def test_the_index_sits_where_the_crop_says():

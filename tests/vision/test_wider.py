@@ -24,6 +24,10 @@ C = Contract.from_spec()
 CLASSES = list(C.classes)
 NONE = CLASSES.index(C.not_an_index)
 
+# the stand-in frames mark indices with red cells and encode codes in green: no ink, so the
+# colour rule (ink_colour.py), which would read the red cells as red print, stays off
+STAND_IN = {"turns": 1, "ink_colour": False}
+
 
 def place(height=12.0, width=8.0, angle=0.0) -> IndexCandidate:
     return IndexCandidate(70.3, 55.8, 1.0, angle, height, width, 0, 0, 1, 1)
@@ -172,7 +176,7 @@ def cells_frame() -> np.ndarray:
 
 
 def codes(folder, **options) -> list[str]:
-    reading = Recogniser.load(folder, turns=1, **options).read(cells_frame(), melds=False)
+    reading = Recogniser.load(folder, **{**STAND_IN, **options}).read(cells_frame(), melds=False)
     return sorted(set(card.code for card in reading.cards))
 
 
@@ -191,11 +195,11 @@ def test_a_small_index_is_read_as_the_card_most_likely_to_both_classifiers(folde
     # classifier gives QB there next to nothing.
     plain, wider = folders
     assert codes(plain) == ["7B", "KR"]
-    recogniser = Recogniser.load(wider, turns=1)
+    recogniser = Recogniser.load(wider, **STAND_IN)
     assert WIDER_FILE in recogniser.files
     assert codes(wider) == ["7B", "QB"]
     # told not to read it, a folder holding one reads as one without
-    assert WIDER_FILE not in Recogniser.load(wider, turns=1, wider=False).files
+    assert WIDER_FILE not in Recogniser.load(wider, **STAND_IN, wider=False).files
     assert codes(wider, wider=False) == ["7B", "KR"]
 
 
@@ -203,7 +207,7 @@ def test_the_size_a_small_index_is_read_below_is_that_of_the_frame_as_it_came(fo
     # The stand-in locator marks indices 8 px wide in the frame it reads: the frame is read
     # scaled up 1.25 times (scale.py), so they came 6.4 px wide.
     _, wider = folders
-    reading = Recogniser.load(wider, turns=1).read(cells_frame(), melds=False)
+    reading = Recogniser.load(wider, **STAND_IN).read(cells_frame(), melds=False)
     assert reading.scale == pytest.approx(1.25) and len(reading.cards) == 12
     below_7, below_6 = with_below(wider, tmp_path, 7.0), with_below(wider, tmp_path, 6.0)
     assert codes(below_7) == ["7B", "QB"]
@@ -218,7 +222,7 @@ def test_a_wider_classifier_of_the_wrong_shape_is_refused(folders, tmp_path):
         shutil.copy(plain / name, tmp_path / name)
     stand_in_wider(tmp_path / WIDER_FILE, classes=len(spec.CLASSES) - 1)
     with pytest.raises(RecogniserError, match="wider classifier gives"):
-        Recogniser.load(tmp_path, turns=1)
+        Recogniser.load(tmp_path, **STAND_IN)
 
 
 def test_the_shipped_contract_reads_small_indices_with_the_card_beside_them():
