@@ -21,7 +21,7 @@ are. On real photos it pays on the black deck's gold print (model/experiments/in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -53,15 +53,24 @@ def frame_white(frame: np.ndarray, most: int = 65536) -> np.ndarray:
     pixels = frame[::step, ::step].reshape(-1, 3).astype(np.float64) + 1.0
     pixels = pixels[pixels.max(axis=1) < 250] if (pixels.max(axis=1) < 250).any() else pixels
     light = pixels.mean(axis=1)
-    return np.median(pixels[light >= np.percentile(light, 97)], axis=0)
+    # np.percentile(light, 97) from the two values around it, not a sort of them all
+    at = (len(light) - 1) * 0.97
+    low = int(at)
+    high = min(low + 1, len(light) - 1)
+    parted = np.partition(light, (low, high))
+    bar = parted[low] + (parted[high] - parted[low]) * (at - low)
+    return np.median(pixels[light >= bar], axis=0)
 
 
-def ink_ratio(crops: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def ink_ratio(
+    crops: np.ndarray, white: np.ndarray | Callable[[], np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
     """For each upright crop (uint8 [N, H, W, 3], RGB), the red its ink absorbs per green and
     blue against its paper (light paper), or the green and blue per red its print gives back
     over its paper, balanced by ``white`` (dark paper): about 1 for neutral ink, under it for
     red or gold, NaN where the crop shows no colour or too shallow an index to measure; and
-    whether its paper is the light part of it."""
+    whether its paper is the light part of it. ``white`` may be a function that measures it:
+    it is asked only where a crop lies on dark paper."""
     n, height, width = crops.shape[:3]
     rows = slice(round(WINDOW_ROWS[0] * height), round(WINDOW_ROWS[1] * height))
     columns = slice(round(WINDOW_COLUMNS[0] * width), round(WINDOW_COLUMNS[1] * width))
@@ -71,9 +80,13 @@ def ink_ratio(crops: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndar
     on_light = (high - middle) < (middle - low)  # the paper is the crop's lighter part
     paper_pixels = np.where(on_light, (light >= middle) & (light <= glare), light <= middle)
     paper = _masked_median(pixels, paper_pixels)
-    deep = np.where(
-        on_light[..., None], 1.0 - pixels / paper[:, None], (pixels - paper[:, None]) / white
-    )
+    if on_light.all():
+        deep = 1.0 - pixels / paper[:, None]
+    else:
+        balance = white() if callable(white) else white
+        deep = np.where(
+            on_light[..., None], 1.0 - pixels / paper[:, None], (pixels - paper[:, None]) / balance
+        )
     depth = deep.mean(axis=2)
     deepest = np.percentile(depth, 95, axis=1)
     ink = depth > INK_SHARE * deepest[:, None]
@@ -90,11 +103,18 @@ def ink_ratio(crops: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def _masked_median(pixels: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The median colour [N, 3] of each crop's ``pixels`` [N, P, 3] where ``mask`` [N, P]."""
-    return np.nanmedian(np.where(mask[..., None], pixels, np.nan), axis=1)
+    """The median colour [N, 3] of each crop's ``pixels`` [N, P, 3] where ``mask`` [N, P] (NaN
+    where none is): ``np.nanmedian``'s, from one sort (nanmedian took half the rule's time)."""
+    ordered = np.sort(np.where(mask[..., None], pixels, np.inf), axis=1)
+    count = mask.sum(axis=1)
+    rows = np.arange(len(count))
+    low, high = np.maximum((count - 1) // 2, 0), np.maximum(count // 2, 0)
+    median = (ordered[rows, low] + ordered[rows, high]) / 2
+    median[count == 0] = np.nan
+    return median
 
 
-def red_ink(crops: np.ndarray, white: np.ndarray) -> np.ndarray:
+def red_ink(crops: np.ndarray, white: np.ndarray | Callable[[], np.ndarray]) -> np.ndarray:
     """Whether each crop's ink is clearly red (bool [N]); False where it cannot be told."""
     ratio, on_light = ink_ratio(crops, white)
     with np.errstate(invalid="ignore"):

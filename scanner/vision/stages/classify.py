@@ -69,7 +69,7 @@ def _inked(context: FrameContext, crops: np.ndarray, read: np.ndarray) -> np.nda
     if not context.options.ink_colour or not len(read):
         return read
     colours = 255 - crops if context.scale.negative else crops
-    red = ink_colour.red_ink(colours, context.white)
+    red = ink_colour.red_ink(colours, lambda: context.white)
     if not red.any():
         return read
     inked = read.copy()
