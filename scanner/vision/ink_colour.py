@@ -21,6 +21,7 @@ are. On real photos it pays on the black deck's gold print (model/experiments/in
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -119,6 +120,30 @@ def red_ink(crops: np.ndarray, white: np.ndarray | Callable[[], np.ndarray]) -> 
     ratio, on_light = ink_ratio(crops, white)
     with np.errstate(invalid="ignore"):
         return ratio < np.where(on_light, RED_ON_LIGHT, RED_ON_DARK)
+
+
+# Rows with less than this probability on the standard deck's black codes are not measured: held
+# to red, they would change by less than it (model/experiments/ink-colour.md, speed)
+BLACK_WORTH = 0.05
+
+
+@functools.cache
+def black_columns(classes: tuple[str, ...]) -> np.ndarray:
+    """The columns of the standard deck's black codes that have a red twin."""
+    return np.array(
+        [k for k, code in enumerate(classes) if code.endswith("B") and code[:-1] + "R" in classes],
+        int,
+    )
+
+
+def worth_measuring(rows: np.ndarray, classes: Sequence[str]) -> np.ndarray:
+    """Which rows hold black enough to be worth measuring (bool [N]).
+
+    >>> classes = ("QR", "QB", "7", "none")
+    >>> worth_measuring(np.array([[0.9, 0.08, 0.0, 0.02], [0.98, 0.01, 0.0, 0.01]]), classes)
+    array([ True, False])
+    """
+    return rows[:, black_columns(tuple(classes))].sum(axis=1) >= BLACK_WORTH
 
 
 def held_to_red(row: np.ndarray, classes: Sequence[str], none: str) -> np.ndarray:

@@ -68,12 +68,16 @@ def _inked(context: FrameContext, crops: np.ndarray, read: np.ndarray) -> np.nda
     negative's."""
     if not context.options.ink_colour or not len(read):
         return read
-    colours = 255 - crops if context.scale.negative else crops
+    # only rows that hold some black are measured: the others would hardly change
+    worth = np.flatnonzero(ink_colour.worth_measuring(read, context.contract.classes))
+    if not len(worth):
+        return read
+    colours = 255 - crops[worth] if context.scale.negative else crops[worth]
     red = ink_colour.red_ink(colours, lambda: context.white)
     if not red.any():
         return read
     inked = read.copy()
-    for n in np.flatnonzero(red):
+    for n in worth[red]:
         inked[n] = ink_colour.held_to_red(read[n], context.contract.classes, context.none)
     return inked
 
