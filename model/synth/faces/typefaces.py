@@ -44,8 +44,10 @@ HELD_OUT_EVERY = 4  # one kin of families in four, by the hash of its first word
 # name has one of these is left out
 SKIPPED_WORDS = (
     "italic", "oblique", "slanted", "math", "symbol", "dingbat", "icon", "emoji", "thin",
-    "hairline", "extralight", "extra light", "ultralight", "ultra light",
+    "hairline", "extralight", "extra light", "ultralight", "ultra light", "keyboard",
 )  # fmt: skip
+# pictures at the letters' places: URW's dingbats and symbols draw "every character", distinctly
+SKIPPED_FAMILIES = ("D050000L", "Standard Symbols PS")
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,9 @@ def _typeface(path: Path, root: Path) -> Typeface | None:
         return None
     family, style = family or path.stem, style or ""
     words = f"{family} {style}".lower()
-    if any(w in words for w in SKIPPED_WORDS) or not _draws_all(font):
+    if family in SKIPPED_FAMILIES or any(w in words for w in SKIPPED_WORDS):
+        return None
+    if not _draws_all(font):
         return None
     return Typeface(
         FILE_PREFIX + path.relative_to(root).as_posix(), family, style, _split_of(family, style)
