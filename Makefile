@@ -78,47 +78,30 @@ run: $(STAMP)
 	$(BIN)/handfoot serve --camera synthetic --panel simulated --host $(HOST) --port $(PORT) \
 		$(if $(DATA),--data $(DATA),)
 
-fonts:
-	@missing=""; for f in $(FONT_PROBES); do [ -e "$$f" ] || missing=1; done; \
-	if [ -n "$$missing" ]; then \
+# $(call apt_packages,MISSING,PACKAGES,WHAT,NOTE): where the shell test MISSING holds, CI and
+# `make model` (as root) install PACKAGES with apt; elsewhere NOTE says what to install.
+define apt_packages
+	@if $(1); then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing font packages: $(FONT_PACKAGES)"; \
-	    apt-get install -y -q $(FONT_PACKAGES) >/dev/null 2>&1 || \
-	    { apt-get update -q >/dev/null && apt-get install -y -q $(FONT_PACKAGES) >/dev/null; }; \
+	    echo "installing $(3)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(2) >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null && \
+	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(2) >/dev/null; }; \
 	  else \
-	    echo "note: some card typefaces are missing; for every deck style run:"; \
-	    echo "  sudo apt-get install $(FONT_PACKAGES)"; \
+	    echo "note: $(4):"; \
+	    echo "  sudo apt-get install $(2)"; \
 	  fi; \
 	fi
+endef
+
+fonts:
+	$(call apt_packages,! ls $(FONT_PROBES) >/dev/null 2>&1,$(FONT_PACKAGES),font packages,some card typefaces are missing; for every deck style run)
 
 typefaces:
-	@missing=""; for p in $(TYPEFACE_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing=1; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing typefaces for training"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-	      $(TYPEFACE_PACKAGES) >/dev/null 2>&1 || \
-	    { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-	      --no-install-recommends $(TYPEFACE_PACKAGES) >/dev/null; }; \
-	  else \
-	    echo "note: training typefaces are missing; scenes will print fewer index typefaces:"; \
-	    echo "  sudo apt-get install $(TYPEFACE_PACKAGES)"; \
-	  fi; \
-	fi
+	$(call apt_packages,! dpkg -s $(TYPEFACE_PACKAGES) >/dev/null 2>&1,$(TYPEFACE_PACKAGES),typefaces for training,training typefaces are missing; scenes will print fewer index typefaces)
 
 deck-art:
-	@missing=""; for f in $(ART_PROBES); do [ -e "$$f" ] || missing=1; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing printed deck designs: $(ART_PACKAGES)"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(ART_PACKAGES) >/dev/null 2>&1 || \
-	    { apt-get update -q >/dev/null && \
-	      DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(ART_PACKAGES) >/dev/null; }; \
-	  else \
-	    echo "note: printed deck designs are missing; scenes will draw procedural faces only:"; \
-	    echo "  sudo apt-get install $(ART_PACKAGES)"; \
-	  fi; \
-	fi
+	$(call apt_packages,! ls $(ART_PROBES) >/dev/null 2>&1,$(ART_PACKAGES),printed deck designs,printed deck designs are missing; scenes will draw procedural faces only)
 
 # $(call apt_tool,COMMAND,PACKAGE,WHAT NEEDS IT): CI runs as root and installs PACKAGE with apt
 # when COMMAND is missing; elsewhere, or if that fails, the test that needs it is skipped and

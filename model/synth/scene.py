@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import zlib
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -137,19 +138,33 @@ def typeset_rng(
     return np.random.default_rng(np.random.SeedSequence(key))
 
 
+def _swapped(
+    rng: np.random.Generator,
+    picked: list[CardStyle],
+    share: float,
+    pool_for: Callable[[CardStyle], Sequence[CardStyle]],
+) -> list[CardStyle]:
+    """Each design of ``picked`` turned, with probability ``share``, into one of
+    ``pool_for(design)`` (none: kept), never the same one twice. Two draws a design whatever
+    happens, so the designs after it are drawn alike."""
+    out: list[CardStyle] = []
+    for style in picked:
+        left = [s for s in pool_for(style) if s not in out] if share > 0 else []
+        draw, pick = rng.random(), rng.integers(1 << 30)
+        if left and draw < share:
+            style = left[int(pick) % len(left)]
+        out.append(style)
+    return out
+
+
 def _with_typeset(
     rng: np.random.Generator, picked: list[CardStyle], split: str, share: float
 ) -> list[CardStyle]:
     """Each procedural design of ``picked`` turned, with probability ``share``, into a typeset
     design of its deck and of ``split`` (held-out typefaces in a test scene), never twice."""
-    out: list[CardStyle] = []
-    for style in picked:
-        pool = [s for s in styles_for(split, style.deck) if s not in out] if share > 0 else []
-        draw, pick = rng.random(), rng.integers(1 << 30)
-        if pool and not is_art(style) and draw < share:
-            style = pool[int(pick) % len(pool)]
-        out.append(style)
-    return out
+    return _swapped(
+        rng, picked, share, lambda style: () if is_art(style) else styles_for(split, style.deck)
+    )
 
 
 def _with_art(
@@ -157,15 +172,8 @@ def _with_art(
 ) -> list[CardStyle]:
     """Each standard design of ``picked`` turned, with probability ``share``, into a printed
     deck of ``split`` (held-out ones in a test scene), never the same one twice."""
-    pool = list(available_for(split)) if share > 0 else []
-    out = []
-    for style in picked:
-        left = [s for s in pool if s not in out]
-        draw, pick = rng.random(), rng.integers(1 << 30)
-        if style.deck == "standard" and left and draw < share:
-            style = left[int(pick) % len(left)]
-        out.append(style)
-    return out
+    pool = available_for(split) if share > 0 else ()
+    return _swapped(rng, picked, share, lambda style: pool if style.deck == "standard" else ())
 
 
 def _later_light(rng: np.random.Generator, light: effects.Light) -> effects.Light:

@@ -3,13 +3,13 @@
 table printed as a black deck prints it, gold for red and white for black, read through the
 shipped models with the rule and without, in colour and in grey."""
 
-from dataclasses import dataclass
 from functools import cache
 
 import cv2
 import numpy as np
 import pytest
 
+from model.recogniser.real_marks import Place
 from model.synth.scene import render_scene
 from scanner.vision.contract import STANDARD_CLASSES, Contract
 from scanner.vision.ink_colour import RED_ON_DARK, held_to_red, ink_ratio, red_ink
@@ -23,15 +23,6 @@ SEED, INDEX = 5150, 8
 RED_CAST = ((1.0, 0.55, 0.45), 1.0)  # channel gains, share of the colour kept
 GOLD, WHITE, BLACK = (205.0, 160.0, 70.0), (225.0, 225.0, 215.0), (28.0, 28.0, 30.0)
 NEUTRAL = np.array([255.0, 255.0, 255.0])
-
-
-@dataclass(frozen=True)
-class Place:
-    x: float
-    y: float
-    angle: float
-    index_h: float
-    index_w: float
 
 
 @cache

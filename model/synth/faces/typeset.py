@@ -30,7 +30,6 @@ from .varied import _special, _standard
 
 PREFIX = "type-"
 SEED = 20261207
-WORD_CASES = ("upper", "title")
 TITLE_SHARE = 0.5  # special designs printing their words in mixed case
 ONE_CORNER_SHARE = 0.25  # special designs printing one index only, top left
 
@@ -57,8 +56,8 @@ def _hues(rng: np.random.Generator) -> tuple[Color, ...]:
 def _design(face: Typeface, deck: str) -> tuple[CardStyle, Design]:
     rng = np.random.default_rng(np.random.SeedSequence([SEED, seed_of(face.name, deck)]))
     style, design = (_standard if deck == "standard" else _special)(rng, 0)
-    style = replace(style, name=f"{PREFIX}{deck}-{_slug(face)}", split=face.split)
-    style = replace(style, typeface=face.name)
+    name = f"{PREFIX}{deck}-{_slug(face)}"
+    style = replace(style, name=name, split=face.split, typeface=face.name)
     if deck == "special":
         design = replace(
             design,
@@ -72,7 +71,8 @@ def _design(face: Typeface, deck: str) -> tuple[CardStyle, Design]:
 
 @functools.cache
 def table() -> dict[str, tuple[CardStyle, Design]]:
-    """Every typeset design here, by style name."""
+    """Every typeset design here, by style name. A font installed twice (a package's TrueType
+    and OpenType files of one face) has one name, and one design."""
     out = {}
     for face in discovered():
         for deck in ("standard", "special"):
@@ -83,10 +83,6 @@ def table() -> dict[str, tuple[CardStyle, Design]]:
 
 def styles_for(split: str, deck: str) -> tuple[CardStyle, ...]:
     return tuple(s for s, _ in table().values() if s.split == split and s.deck == deck)
-
-
-def is_typeset(style: CardStyle) -> bool:
-    return style.name.startswith(PREFIX)
 
 
 def typeset_style(name: str) -> CardStyle | None:
