@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import torch
 
+from model.recogniser.features import add_features
 from scanner.vision import contract as spec
 
 PARITY_TOLERANCE = 1e-4
@@ -118,6 +119,8 @@ def export_models(locator, classifier, out: Path, version: str = DEFAULT_VERSION
         ("crops", "logits"),
         {"crops": {0: "n"}, "logits": {0: "n"}},
     )
+    # the features beside the logits, for deck profiles (features.py)
+    add_features(out)
     meta = {
         name: getattr(spec, name)
         for name in dir(spec)

@@ -519,6 +519,48 @@ def plan_leftovers(
     return layout
 
 
+TEACH_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+TEACH_WORDS = ("LORD", "LADY", "VILLAIN", "JESTER", "JOKER")
+
+
+def teach_rows(rng: np.random.Generator, deck: str) -> list[list[str]]:
+    """The cards of a deck laid out to teach it (``scanner/decks/layouts.py``), row by row:
+    the thirteen ranks of a red suit, of a black suit, then a joker; or 1 to 12, then the
+    special deck's words."""
+    if deck == "special":
+        return [[str(n) for n in range(1, 13)], list(TEACH_WORDS)]
+    red, black = ("H", "D")[rng.integers(2)], ("C", "S")[rng.integers(2)]
+    return [[r + red for r in TEACH_RANKS], [r + black for r in TEACH_RANKS], ["JK"]]
+
+
+def plan_teach(
+    rng: np.random.Generator,
+    styles: list[CardStyle],
+    deck: str,
+    index_reach: IndexReach | None = None,
+) -> Layout:
+    """A whole deck laid out to teach it, in one design (the first of ``styles``): each row of
+    :func:`teach_rows` as cards lying apart or overlapping a little with every top-left index
+    showing, a long row wrapped where the table is narrow. Each card is a group of its own."""
+    layout = Layout()
+    style = styles[:1]
+    reach = _Reach(style, index_reach)
+    overlap = rng.random() < 0.5
+    fans = []
+    for row in teach_rows(rng, deck):
+        chunk = 7 if rng.random() < 0.4 else len(row)  # wrapped on a narrow table
+        for start in range(0, len(row), chunk):
+            part = row[start : start + chunk]
+            step = reach.width + rng.uniform(6, 20)
+            if overlap:
+                step = max(reach.covered(part)[0] + 4, rng.uniform(0.5, 0.8) * reach.width)
+            fans.append(_Fan(part, SINGLE, np.array([step, 0.0]), 1.0, 1.0))
+    # each fan a row of its own: the rows are as wide as the widest fan
+    width = max(fan.extent(*card_size_mm(style[0]))[0] for fan in fans) + 1
+    _lay_rows(rng, layout, fans, style, np.ones(1), width)
+    return layout
+
+
 def card_outlines(layout: Layout) -> list[np.ndarray]:
     """Every face-up card's outline on the table, mm."""
     return [

@@ -46,6 +46,7 @@ from model.synth.layout import (
     plan_leftovers,
     plan_side,
     plan_table,
+    plan_teach,
 )
 from model.synth.props import PROP_KINDS, prop_kinds, render_prop
 from model.synth.surfaces import (
@@ -62,7 +63,7 @@ DECKS = ("standard", "special", "both")
 # "training": busy tables with players on every side (the recogniser's data); "side": one
 # side's melds as a camera on a stand above them sees them; "leftovers": a hand's cards spread
 # out for counting.
-LAYOUTS = ("training", "side", "leftovers")
+LAYOUTS = ("training", "side", "leftovers", "teach")
 TEXTURE_SIZE = (1536, 1152)  # the table texture, drawn once per surface and variant
 TEXTURE_PX_PER_MM = TEXTURE_SIZE[0] / FIELD_MM  # the surfaces draw FIELD_MM across a texture
 HELD_OUT_SHARE = 0.6  # in test scenes, how often the held-out designs are used
@@ -351,7 +352,7 @@ def _plan_tidy(
 ) -> tuple[Layout, Camera, effects.Light]:
     """A side's table or a hand's leftovers, the camera on a stand that shows all of it, its
     light, and a few things beside the cards."""
-    plan = plan_side if layout == "side" else plan_leftovers
+    plan = {"side": plan_side, "leftovers": plan_leftovers, "teach": plan_teach}[layout]
     table = plan(rng, styles, deck, _index_reach)
     camera = stand_camera(rng, size, np.vstack(card_outlines(table)))
     light = effects.sample_light(rng, camera.width, camera.height, camera.px_per_mm)
@@ -388,8 +389,9 @@ def render_scene(
     one to four sides, many groups, cards off the frame, props over them. ``"side"``: one
     side's table at the end of a deal, 3–8 legal melds of distinct ranks and its red threes,
     seen whole from a stand above with every top-left index readable. ``"leftovers"``: 3–15
-    cards of any rank spread out for counting, every index readable. Their labels name the
-    layout; scene ``index`` of one layout has nothing to do with the same index of another.
+    cards of any rank spread out for counting, every index readable. ``"teach"``: a whole deck
+    laid out in rows to teach it, in one design (``scanner/decks/layouts.py``). Their labels
+    name the layout; scene ``index`` of one layout has nothing to do with the same index of another.
 
     ``styles`` (names of card designs, all of ``deck``) draws the cards from those designs alone,
     for a run that teaches them: the rest of the scene is drawn as the run would draw it;

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from engine import HandfootError
 from scanner.cli import (
     bench_cmd,
+    deck_cmd,
     meld_cmd,
     record_cmd,
     rules_cmd,
@@ -26,7 +27,17 @@ from scanner.cli import (
 from scanner.cli.common import EXIT_UNUSABLE, CommandError
 
 log = logging.getLogger(__name__)
-COMMANDS = (rules_cmd, meld_cmd, score_cmd, synth_cmd, scan_cmd, bench_cmd, serve_cmd, record_cmd)
+COMMANDS = (
+    rules_cmd,
+    meld_cmd,
+    score_cmd,
+    synth_cmd,
+    scan_cmd,
+    bench_cmd,
+    deck_cmd,
+    serve_cmd,
+    record_cmd,
+)
 
 
 class Parser(argparse.ArgumentParser):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from scanner.cli.common import EXIT_OK, CommandError, print_json
 from scanner.cli.cpu import FEATURES, this_cpu
+from scanner.cli.deck_cmd import add_deck_argument
 from scanner.cli.scan_cmd import add_turns_argument, load_recogniser
 from scanner.cli.synth_cmd import frame_size
 
@@ -51,6 +52,7 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     scan.add_argument("--threads", type=int, default=1, help="threads per model (default 1)")
     scan.add_argument("--models", type=Path, metavar="DIR", help="folder with the .onnx files")
     add_turns_argument(scan)
+    add_deck_argument(scan)
     scan.add_argument("--json", action="store_true", help="print the figures as JSON")
     scan.set_defaults(run=bench_scan)
 

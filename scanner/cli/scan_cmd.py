@@ -136,10 +136,15 @@ def register(subcommands: argparse._SubParsersAction) -> None:
     evaluate.set_defaults(run=run_eval)
 
 
-def add_model_arguments(parser: argparse.ArgumentParser) -> None:
+def add_model_arguments(parser: argparse.ArgumentParser, *, deck: bool = True) -> None:
+    """``--models``, ``--threads``, the reading's options, and (``deck``) ``--deck``."""
     parser.add_argument(
         "--models", type=Path, metavar="DIR", help="folder with locator.onnx and classifier.onnx"
     )
+    if deck:
+        from scanner.cli.deck_cmd import add_deck_argument
+
+        add_deck_argument(parser)
     parser.add_argument(
         "--threads",
         type=int,
@@ -185,9 +190,12 @@ def load_recogniser(args: argparse.Namespace):
         raise CommandError("--threads must be at least 1")
     options = read_options(args)
     try:
-        return Recogniser.load(args.models, threads=args.threads, options=options)
+        recogniser = Recogniser.load(args.models, threads=args.threads, options=options)
     except RecogniserError as error:
         raise CommandError(str(error)) from None
+    from scanner.cli.deck_cmd import with_deck
+
+    return with_deck(args, recogniser)
 
 
 def scan_settings(args: argparse.Namespace, frames: int):

@@ -91,7 +91,30 @@ CREATE TABLE drafts (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2)
+# Version 3: taught decks (``scanner/decks``): a deck's examples are rows, PNG crops of a few
+# kilobytes, so a deck taught again goes in whole or not at all..
+V3 = """
+CREATE TABLE decks (
+    id         INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    layout     TEXT NOT NULL,          -- "standard" or "special"
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+
+CREATE TABLE deck_examples (
+    id         INTEGER PRIMARY KEY,
+    deck_id    INTEGER NOT NULL REFERENCES decks (id),
+    code       TEXT NOT NULL,          -- a classifier class: "QR", "LADY", "none"
+    crop       BLOB NOT NULL,          -- PNG, as the classifier reads it
+    source     TEXT NOT NULL,          -- "taught" or "corrected"
+    scan_id    INTEGER REFERENCES scans (id),
+    created_at TEXT NOT NULL
+);
+CREATE INDEX deck_examples_by_deck ON deck_examples (deck_id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3)
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

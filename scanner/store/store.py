@@ -24,12 +24,20 @@ import os
 import shutil
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 from scanner.store import checks, files, integrity, queries
-from scanner.store.errors import Conflict, NotAStore, NotFound, StorageFault, StoreError
+from scanner.store import decks as deck_rows
+from scanner.store.errors import (
+    BadValue,
+    Conflict,
+    NotAStore,
+    NotFound,
+    StorageFault,
+    StoreError,
+)
 from scanner.store.records import (
     CorrectionRecord,
     DealRecord,
@@ -501,6 +509,85 @@ class Store:
         with self._transaction(f"list corrections of scan {scan_id}", write=False) as conn:
             queries.require_scan(conn, scan_id)
             return queries.corrections(conn, scan_id)
+
+    # --- taught decks (scanner/decks) ------------------------------------------------------
+
+    def teach_deck(
+        self, name: str, layout: str, taught: Sequence[deck_rows.Example], codes: Sequence[str]
+    ) -> deck_rows.DeckRecord:
+        """Keep deck ``name`` with the examples ``taught`` (a new deck, or one taught again:
+        its taught examples are replaced, its corrections kept), in one transaction.
+        ``codes``: the classes an example may show."""
+        name = deck_rows.deck_name(name)
+        if layout not in deck_rows.LAYOUTS:
+            raise BadValue("deck layout", layout, f"it is not one of {deck_rows.LAYOUTS}")
+        items = deck_rows.check_examples(taught, codes)
+        with self._transaction(f"teach deck {name!r}", write=True) as conn:
+            now = utc_now()
+            row = conn.execute("SELECT id, layout FROM decks WHERE name = ?", (name,)).fetchone()
+            if row is None:
+                deck_id = conn.execute(
+                    "INSERT INTO decks (name, layout, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                    (name, layout, now, now),
+                ).lastrowid
+            else:
+                deck_id = row["id"]
+                conn.execute(
+                    "DELETE FROM deck_examples WHERE deck_id = ? AND source = 'taught'", (deck_id,)
+                )
+                conn.execute("UPDATE decks SET layout = ? WHERE id = ?", (layout, deck_id))
+            deck_rows.insert(conn, deck_id, items, now)
+            record = deck_rows.find(conn, name)
+        log.info("deck %r taught: %d examples", name, len(items))
+        return record
+
+    def add_deck_examples(
+        self, name: str, examples: Sequence[deck_rows.Example], codes: Sequence[str]
+    ) -> deck_rows.DeckRecord:
+        """Add ``examples`` (a deal's corrections) to deck ``name``, in one transaction."""
+        items = deck_rows.check_examples(examples, codes)
+        with self._transaction(f"add examples to deck {name!r}", write=True) as conn:
+            deck = deck_rows.find(conn, name)
+            for scan_id in {e.scan_id for e in items if e.scan_id is not None}:
+                queries.require_scan(conn, scan_id)
+            deck_rows.insert(conn, deck.id, items, utc_now())
+            return deck_rows.find(conn, name)
+
+    def decks(self) -> list[deck_rows.DeckRecord]:
+        """Every taught deck, by name."""
+        with self._transaction("list decks", write=False) as conn:
+            return deck_rows.listed(conn)
+
+    def deck(self, name: str) -> deck_rows.DeckRecord:
+        """Deck ``name`` (the case of its letters aside); :class:`NotFound` if none."""
+        with self._transaction(f"read deck {name!r}", write=False) as conn:
+            return deck_rows.find(conn, name)
+
+    def deck_examples(self, name: str) -> list[deck_rows.ExampleRecord]:
+        """Deck ``name``'s examples, oldest first."""
+        with self._transaction(f"read the examples of deck {name!r}", write=False) as conn:
+            return deck_rows.examples(conn, deck_rows.find(conn, name).id)
+
+    def remove_deck_example(self, name: str, example_id: int) -> deck_rows.DeckRecord:
+        """Take one example out of deck ``name`` (a crop a player says is wrong)."""
+        example_id = checks.row_id("example id", example_id)
+        with self._transaction(f"remove example {example_id} of deck {name!r}", write=True) as conn:
+            deck = deck_rows.find(conn, name)
+            gone = conn.execute(
+                "DELETE FROM deck_examples WHERE id = ? AND deck_id = ?", (example_id, deck.id)
+            ).rowcount
+            if not gone:
+                raise NotFound(f"example of deck {deck.name!r}", example_id)
+            conn.execute("UPDATE decks SET updated_at = ? WHERE id = ?", (utc_now(), deck.id))
+            return deck_rows.find(conn, name)
+
+    def delete_deck(self, name: str) -> None:
+        """Delete deck ``name`` and its examples; :class:`NotFound` if none."""
+        with self._transaction(f"delete deck {name!r}", write=True) as conn:
+            deck = deck_rows.find(conn, name)
+            conn.execute("DELETE FROM deck_examples WHERE deck_id = ?", (deck.id,))
+            conn.execute("DELETE FROM decks WHERE id = ?", (deck.id,))
+        log.info("deck %r deleted", deck.name)
 
     def path_of(self, relative: str) -> Path:
         """The file a scan record names; refuses any name leading outside the scan images."""

@@ -29,6 +29,7 @@ The rules the stages apply (pure functions, tested without any model):
 - ``suit_below``: a bare number read again where its suit sign would lie
 - ``wider``: a small index read again with the card beside it
 - ``ink_colour``: a reading held to red where its ink is clearly redder than its paper
+- ``profile``: the classifier corrected for a table's own deck, taught (``scanner/decks``)
 - ``refine``: where a doubtful mark's index truly lies
 - ``closer``: small marks read "not an index" located again scaled up
 - ``unread``: two unread corners of one card that agree on it

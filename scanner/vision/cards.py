@@ -112,6 +112,8 @@ class IndexReading:
     # the stage or rule that gave this reading ("classify", a recheck's name, "strays", "gaps"):
     # what ``handfoot eval`` credits it to, and what the size policy leaves out of its measure
     read_by: str = field(default="classify", compare=False)
+    # a deck profile reads it as another card than the classifier does (profile.py)
+    contested: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,7 @@ class CardReading:
             index_box=reading.index.index_box(),
             polygon=reading.index.card_polygon(),
             angle=reading.index.angle,
-            check=reading.confidence < min_confidence or reading.doubted,
+            check=reading.confidence < min_confidence or reading.doubted or reading.contested,
             corners=corners,
             doubted=reading.doubted,
             probabilities=reading.probabilities,

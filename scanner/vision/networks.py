@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +47,8 @@ WEIGHT_BITS = "weight_bits"
 SAFE_WEIGHT_BITS = "7"
 CLASSIFIER_BATCH = 64  # crops per run: a network's activations grow with the batch (speed.md)
 WARM_UP_SIZE = (1280, 960)
+# the classifier's second output: what its last layer reads, for deck profiles (``profile.py``)
+FEATURES = "features"
 
 
 def default_model_dir() -> Path:
@@ -176,6 +179,14 @@ class _Net:
         (out,) = self.session.run([self.fetch], {self.feed: tensor})
         return out
 
+    def gives(self, name: str) -> bool:
+        return any(node.name == name for node in self.session.get_outputs())
+
+    def run_with(self, tensor: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """The output read and the output ``name``, from one run."""
+        out, more = self.session.run([self.fetch, name], {self.feed: tensor})
+        return out, more
+
 
 def _net(session, wanted_input: str, wanted_output: str, path: Path) -> _Net:
     """``session`` with the contract's input and output names, or with the ones it has (and a
@@ -282,7 +293,35 @@ class Networks:
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
         """The classifier's logits [N, classes] for normalised index crops [N, 3, h, w]."""
-        chunks = []
+        chunks = [self._classifier.run(chunk)[:count] for chunk, count in self._chunks(crops)]
+        if not chunks:
+            return np.zeros((0, len(self.contract.classes)), np.float32)
+        return np.concatenate(chunks)
+
+    @property
+    def gives_features(self) -> bool:
+        """Whether the classifier gives its features (a model exported before them does not)."""
+        return self._classifier.gives(FEATURES)
+
+    def classify_with_features(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The classifier's logits [N, classes] and features [N, D], from one run. Raises
+        :class:`RecogniserError` where the classifier gives no features."""
+        if not self.gives_features:
+            raise RecogniserError(
+                f"{self._classifier.path.name} gives no {FEATURES!r}: a deck profile needs a "
+                "classifier exported with them"
+            )
+        runs = [
+            tuple(out[:count] for out in self._classifier.run_with(chunk, FEATURES))
+            for chunk, count in self._chunks(crops)
+        ]
+        if not runs:
+            return np.zeros((0, len(self.contract.classes)), np.float32), np.zeros((0, 0))
+        return np.concatenate([r[0] for r in runs]), np.concatenate([r[1] for r in runs])
+
+    def _chunks(self, crops: np.ndarray) -> Iterator[tuple[np.ndarray, int]]:
+        """``crops`` a batch at a time, each with its count of real crops: a model exported
+        with a fixed batch size gets exactly that many, padded with blanks."""
         for start in range(0, len(crops), self.batch):
             chunk = crops[start : start + self.batch]
             count = len(chunk)
@@ -290,10 +329,7 @@ class Networks:
                 chunk = np.concatenate(
                     [chunk, np.zeros((self.batch - count, *chunk.shape[1:]), np.float32)]
                 )
-            chunks.append(self._classifier.run(chunk)[:count])
-        if not chunks:
-            return np.zeros((0, len(self.contract.classes)), np.float32)
-        return np.concatenate(chunks)
+            yield chunk, count
 
     def on_card(self, crops: np.ndarray) -> np.ndarray:
         """The verifier's probability that each normalised context crop shows an index printed

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -26,7 +26,8 @@ from scanner.vision.contract import Contract
 from scanner.vision.decks import check_deck
 from scanner.vision.networks import Networks, default_model_dir
 from scanner.vision.options import ReadOptions
-from scanner.vision.preprocess import check_frame
+from scanner.vision.preprocess import check_frame, normalise
+from scanner.vision.profile import Profile, Taught, learn
 from scanner.vision.reading import Reading
 from scanner.vision.scale import median_size, small_size, sure_index_sizes
 from scanner.vision.stages import (
@@ -80,10 +81,16 @@ class Recogniser:
     Build it with :meth:`load` (networks are loaded once and warmed up); call :meth:`read`
     for every frame, from one thread at a time."""
 
-    def __init__(self, networks: Networks, options: ReadOptions | None = None) -> None:
+    def __init__(
+        self,
+        networks: Networks,
+        options: ReadOptions | None = None,
+        profile: Profile | None = None,
+    ) -> None:
         self.networks = networks
         self.contract: Contract = networks.contract
         self.options = options or ReadOptions()
+        self.profile = profile
 
     @classmethod
     def load(
@@ -110,7 +117,22 @@ class Recogniser:
     def without(self, *rules: str) -> Recogniser:
         """This recogniser with the named rules switched off, its networks shared (``int8``
         alone needs a new :meth:`load`: the networks are loaded as they are)."""
-        return Recogniser(self.networks, self.options.without(*rules))
+        return Recogniser(self.networks, self.options.without(*rules), self.profile)
+
+    def learn(self, name: str, taught: Sequence[Taught]) -> Profile:
+        """The deck profile of the crops ``taught`` (``profile.py``), for this recogniser's
+        classifier. Raises :class:`RecogniserError` where the classifier gives no features,
+        ValueError where a code is none of its classes."""
+        c = self.contract
+
+        def read(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return self.networks.classify_with_features(normalise(crops, c))
+
+        return learn(name, taught, c.classes, read)
+
+    def with_profile(self, profile: Profile | None) -> Recogniser:
+        """This recogniser reading with ``profile`` (None: with none), its networks shared."""
+        return Recogniser(self.networks, self.options, profile)
 
     def read(self, frame: np.ndarray, deck: str | None = None, *, melds: bool = True) -> Reading:
         """The cards in an RGB uint8 frame [H, W, 3], each held to one deck: the deck most of
@@ -161,7 +183,9 @@ class Recogniser:
         """The context the stages read ``frame`` in at ``scale``: what a test of one stage
         runs it with."""
         scale = scale or Scale(1.0)
-        return FrameContext(frame, scale, deck, melds, self.contract, self.options, self.networks)
+        return FrameContext(
+            frame, scale, deck, melds, self.contract, self.options, self.networks, self.profile
+        )
 
     def _reading(self, work: Work, scale: Scale) -> Reading:
         """A :class:`Reading` of the work's cards and indices (in the frame's own pixels),

@@ -117,8 +117,8 @@ def test_a_closer_reading_too_unsure_to_count_alone_is_not_taken(monkeypatch):
     floor = unsure.contract.min_confidence
 
     def less_sure(context, frame, places, deck):
-        codes, confidence, probabilities = read(context, frame, places, deck)
-        return codes, [min(sure, floor - 0.01) for sure in confidence], probabilities
+        codes, confidence, probabilities, contested = read(context, frame, places, deck)
+        return codes, [min(sure, floor - 0.01) for sure in confidence], probabilities, contested
 
     # every second reading comes out less sure than a card counts alone
     monkeypatch.setattr(recheck, "read_places", less_sure)

@@ -5,7 +5,9 @@ read (``decks.py``); and the reading of places that every later stage asks of th
 A mark read as a bare number both decks print is read again where its suit sign would lie
 (``suit_below.py``, rule ``suits_below``); a small index read as a card is held to the card the
 wider classifier reads too (``wider.py``, rule ``wider``); a mark whose ink is clearly redder
-than its paper is read red (``ink_colour.py``, rule ``ink_colour``). Faint marks are set aside
+than its paper is read red (``ink_colour.py``, rule ``ink_colour``). Reading with a deck
+profile, the classifier's logits are corrected for the table's deck, and a mark the correction
+reads as another card asks for a check (``profile.py``). Faint marks are set aside
 for the recheck ``faint``, except those near the frame's edge, read in full (``faint.py``).
 """
 
@@ -36,11 +38,13 @@ def run(context: FrameContext, work: Work) -> Work:
     in_full = [m.score > threshold or (edge and read_in_full(m, work.bounds)) for m in work.marks]
     full = tuple(m for m, whole in zip(work.marks, in_full, strict=True) if whole)
     faint = tuple(m for m, whole in zip(work.marks, in_full, strict=True) if not whole)
-    first = probabilities(context, image, full)
+    first, contested = opinions(context, image, full)
     rows, deck = _with_suits_below(context, image, full, first)
     codes, confidence = pick(context, rows, deck)
     readings = tuple(
-        IndexReading(mark, codes[n], confidence[n], probabilities=rows[n])
+        IndexReading(
+            mark, codes[n], confidence[n], probabilities=rows[n], contested=bool(contested[n])
+        )
         for n, mark in enumerate(full)
     )
     return replace(work, full=full, faint=faint, readings=readings, deck=deck)
@@ -49,17 +53,38 @@ def run(context: FrameContext, work: Work) -> Work:
 def probabilities(
     context: FrameContext, image: np.ndarray, places: Sequence[IndexCandidate]
 ) -> np.ndarray:
-    """The classifier's class probabilities for each place [N, classes], a small index read
-    as a card held to the card the wider classifier reads too; crops are cut a batch at a
-    time, so a busy frame never holds them all at once."""
+    """The class probabilities for each place [N, classes] (see :func:`opinions`)."""
+    return opinions(context, image, places)[0]
+
+
+def opinions(
+    context: FrameContext, image: np.ndarray, places: Sequence[IndexCandidate]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The classifier's class probabilities for each place [N, classes], corrected for the
+    table's deck where a profile is read with (``profile.py``), a small index read as a card
+    held to the card the wider classifier reads too; and which places the profile reads as
+    another card than the classifier alone [N]. Crops are cut a batch at a time, so a busy
+    frame never holds them all at once."""
     c, nets = context.contract, context.nets
-    rows = []
+    none = c.classes.index(c.not_an_index)
+    rows, contested = [], []
     for start in range(0, len(places), nets.batch):
         chunk = places[start : start + nets.batch]
         crops = upright_crops(image, chunk, c)
-        read = softmax(nets.classify(normalise(crops, c)))
+        if context.profile is None:
+            logits = nets.classify(normalise(crops, c))
+            differ = np.zeros(len(logits), bool)
+        else:
+            own, features = nets.classify_with_features(normalise(crops, c))
+            logits = context.profile.adapt(own, features)
+            read_as = logits.argmax(axis=1)
+            differ = (read_as != own.argmax(axis=1)) & (read_as != none)
+        read = softmax(logits)
         rows.append(_inked(context, crops, _widened(context, image, chunk, read)))
-    return np.concatenate(rows) if rows else np.zeros((0, len(c.classes)))
+        contested.append(differ)
+    if not rows:
+        return np.zeros((0, len(c.classes))), np.zeros(0, bool)
+    return np.concatenate(rows), np.concatenate(contested)
 
 
 def _inked(context: FrameContext, crops: np.ndarray, read: np.ndarray) -> np.ndarray:
@@ -114,10 +139,11 @@ def pick(
 
 def read_places(
     context: FrameContext, image: np.ndarray, places: Sequence[IndexCandidate], deck: str | None
-) -> tuple[list[str], list[float], np.ndarray]:
-    """The best class of ``deck`` for each place, its probability, and every class's."""
-    rows = probabilities(context, image, places)
-    return (*pick(context, rows, deck), rows)
+) -> tuple[list[str], list[float], np.ndarray, list[bool]]:
+    """The best class of ``deck`` for each place, its probability, every class's, and whether
+    the deck profile reads it as another card."""
+    rows, contested = opinions(context, image, places)
+    return (*pick(context, rows, deck), rows, [bool(x) for x in contested])
 
 
 def _with_suits_below(

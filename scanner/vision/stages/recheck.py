@@ -77,7 +77,7 @@ def _turned(context: FrameContext, work: Work) -> Work:
         for n in unsure
         for turn in RETRY_TURNS
     ]
-    codes, confidence, rows = read_places(context, work.image, turned, work.deck)
+    codes, confidence, rows, contested = read_places(context, work.image, turned, work.deck)
     kept = list(readings)
     for k, n in enumerate(unsure):
         tries = range(k * len(RETRY_TURNS), (k + 1) * len(RETRY_TURNS))
@@ -89,6 +89,7 @@ def _turned(context: FrameContext, work: Work) -> Work:
                 confidence[best],
                 probabilities=rows[best],
                 read_by="turned",
+                contested=contested[best],
             )
     return replace(work, readings=tuple(kept))
 
@@ -111,12 +112,17 @@ def refined(
     moved = [readings[n].index for n in unsure]
     for _ in range(context.options.refine_rounds):
         moved = _refined_places(context, image, moved)
-    codes, confidence, rows = read_places(context, image, moved, deck)
+    codes, confidence, rows, contested = read_places(context, image, moved, deck)
     kept = list(readings)
     for k, n in enumerate(unsure):
         if replaces(readings[n], codes[k], confidence[k], REFINED_SURE, none):
             kept[n] = IndexReading(
-                moved[k], codes[k], confidence[k], probabilities=rows[k], read_by=read_by
+                moved[k],
+                codes[k],
+                confidence[k],
+                probabilities=rows[k],
+                read_by=read_by,
+                contested=contested[k],
             )
     return kept
 
@@ -160,11 +166,19 @@ def _closer(context: FrameContext, work: Work) -> Work:
     if not found:
         return work
     order = sorted(found)
-    codes, confidence, rows = read_places(context, work.image, [found[k] for k in order], work.deck)
+    places = [found[k] for k in order]
+    codes, confidence, rows, contested = read_places(context, work.image, places, work.deck)
     kept = list(readings)
-    for k, code, sure, row in zip(order, codes, confidence, rows, strict=True):
-        if code != none and sure >= c.min_confidence:
-            kept[small[k]] = IndexReading(found[k], code, sure, probabilities=row, read_by="closer")
+    for n, k in enumerate(order):
+        if codes[n] != none and confidence[n] >= c.min_confidence:
+            kept[small[k]] = IndexReading(
+                found[k],
+                codes[n],
+                confidence[n],
+                probabilities=rows[n],
+                read_by="closer",
+                contested=contested[n],
+            )
     return replace(work, readings=tuple(kept))
 
 
@@ -182,12 +196,17 @@ def _faint(context: FrameContext, work: Work) -> Work:
     ]
     passed_over = []
     if work.faint:
-        codes, confidence, rows = read_places(context, work.image, work.faint, work.deck)
+        codes, confidence, rows, contested = read_places(context, work.image, work.faint, work.deck)
         for n, mark in enumerate(work.faint):
             if counts(mark, codes[n], confidence[n], none, large):
                 readings.append(
                     IndexReading(
-                        mark, codes[n], confidence[n], probabilities=rows[n], read_by="faint"
+                        mark,
+                        codes[n],
+                        confidence[n],
+                        probabilities=rows[n],
+                        read_by="faint",
+                        contested=contested[n],
                     )
                 )
             elif mark.score >= WALK_HEAT:

@@ -15,6 +15,7 @@ from scanner.vision.grouping import CardGroup
 from scanner.vision.ink_colour import frame_white
 from scanner.vision.networks import Networks
 from scanner.vision.options import ReadOptions
+from scanner.vision.profile import Profile
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Scale:
 class FrameContext:
     """What is fixed while one frame is read at one scale: the frame as it came, the scale,
     the deck the rules play (None: whichever the frame reads), whether its cards may lie in
-    melds, and the recogniser's contract, options and networks."""
+    melds, the recogniser's contract, options and networks, and the deck profile read with."""
 
     frame: np.ndarray
     scale: Scale
@@ -52,6 +53,7 @@ class FrameContext:
     contract: Contract
     options: ReadOptions
     nets: Networks
+    profile: Profile | None = None  # the table's deck, taught (profile.py)
 
     @property
     def wider_below(self) -> float:
