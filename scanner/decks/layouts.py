@@ -9,14 +9,15 @@ A layout is laid in rows under the camera, read left to right, top to bottom:
 Where a row is wrapped (a table too narrow for thirteen cards) the order still holds. The
 cards read are matched to the layout's order by the cheapest alignment (:func:`align`): a card
 read as what its place says costs nothing, as its rank in the other colour a little, as
-anything else or not at all a whole step; so a card the reader missed, misread or saw twice
-moves no other card's code.
+another card a step and a quarter, missed or seen where no place is a step each; so a card
+the reader missed, misread or saw twice moves no other card's code.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -36,7 +37,9 @@ assert set(sum(LAYOUTS["special"], ())) == set(SPECIAL_CLASSES)
 MISSED = 1.0  # a place of the layout with no card read for it
 EXTRA = 1.0  # a card read that is no place's
 OTHER_COLOUR = 0.25  # a card read as its place's rank in the other colour
-OTHER_CARD = 0.9  # a card read as another card: cheaper than missing one and seeing another
+# a card read as another: less than one card missed and one extra, but more than half that,
+# so a card seen twice or missed never shifts the codes of the cards after it
+OTHER_CARD = 1.25
 
 
 def layout_codes(layout: str) -> tuple[str, ...]:
@@ -63,18 +66,11 @@ class Placed:
     angle: float = 0.0
 
 
-def reading_order(cards: Sequence[Placed]) -> list[int]:
-    """The cards' indices in reading order: rows top to bottom, each left to right. The
-    layout is first turned upright by the cards' mean angle (a table photographed a little
-    askew runs its rows downhill), then a row ends where the next card down lies more than
-    half a card's height below the last.
-
-    >>> cards = [Placed(200, 12, 40, "2R"), Placed(10, 8, 40, "AR"), Placed(15, 60, 40, "AB")]
-    >>> reading_order(cards)
-    [1, 0, 2]
-    >>> downhill = [Placed(100 * n, 9 * n, 40, "x", 5.0) for n in range(6)]
-    >>> reading_order(downhill + [Placed(0, 60, 40, "y", 5.0)])
-    [0, 1, 2, 3, 4, 5, 6]
+def reading_rows(cards: Sequence[Placed]) -> list[list[int]]:
+    """The cards' indices by rows, top to bottom, each left to right. The layout is first
+    turned upright by the cards' mean angle (a table photographed a little askew runs its
+    rows downhill), then a row ends where the next card down lies more than half a card's
+    height below the last.
     """
     if not cards:
         return []
@@ -91,7 +87,20 @@ def reading_order(cards: Sequence[Placed]) -> list[int]:
             rows.append([n])
         else:
             rows[-1].append(n)
-    return [n for row in rows for n in sorted(row, key=lambda k: along[k])]
+    return [sorted(row, key=lambda k: along[k]) for row in rows]
+
+
+def reading_order(cards: Sequence[Placed]) -> list[int]:
+    """The cards' indices in reading order (see :func:`reading_rows`).
+
+    >>> cards = [Placed(200, 12, 40, "2R"), Placed(10, 8, 40, "AR"), Placed(15, 60, 40, "AB")]
+    >>> reading_order(cards)
+    [1, 0, 2]
+    >>> downhill = [Placed(100 * n, 9 * n, 40, "x", 5.0) for n in range(6)]
+    >>> reading_order(downhill + [Placed(0, 60, 40, "y", 5.0)])
+    [0, 1, 2, 3, 4, 5, 6]
+    """
+    return [n for row in reading_rows(cards) for n in row]
 
 
 def _mean_angle(degrees: Sequence[float]) -> float:
@@ -150,9 +159,18 @@ def align(read: Sequence[str], places: Sequence[str]) -> tuple[float, list[int |
 
 def placed_codes(cards: Sequence[Placed], layout: str) -> list[str | None]:
     """The code each card's place in ``layout`` gives it (None: a card no place takes), the
-    photo read upright or upside down, whichever matches the layout better."""
+    photo read upright or upside down, whichever matches the layout better. A row on the
+    table holds cards of one row of the layout (a long row may wrap onto the next): a card
+    matched to another row of the layout than most of its row's is no place's.
+
+    >>> row = [Placed(100 * n, 0, 40, c) for n, c in enumerate("1 2 3 4 5 6 7 8 9 10 11 2".split())]
+    >>> placed_codes(row, "special")[-1] is None
+    True
+    """
     places = layout_codes(layout)
-    order = reading_order(cards)
+    row_of = {code: r for r, row in enumerate(layout_rows(layout)) for code in row}
+    rows = reading_rows(cards)
+    order = [n for row in rows for n in row]
     best: tuple[float, list[str | None]] | None = None
     for ordered in (order, order[::-1]):
         cost, matched = align([cards[n].code for n in ordered], places)
@@ -163,4 +181,12 @@ def placed_codes(cards: Sequence[Placed], layout: str) -> list[str | None]:
         if best is None or cost < best[0]:
             best = (cost, codes)
     assert best is not None
-    return best[1]
+    codes = best[1]
+    for row in rows:
+        taken = Counter(row_of[codes[n]] for n in row if codes[n] is not None)
+        if taken:
+            most = taken.most_common(1)[0][0]
+            for n in row:
+                if codes[n] is not None and row_of[codes[n]] != most:
+                    codes[n] = None
+    return codes

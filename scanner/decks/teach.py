@@ -122,30 +122,42 @@ def _deck_of(layout: str) -> str:
 def _cards_and_unread(
     cards: Sequence[CardReading], indices: Sequence[IndexReading], contract
 ) -> list[tuple[Placed, list[IndexReading]]]:
-    """Each card read, with the marks on it; then each group of strong marks read as no card
-    that lie on no card read (one group per card they predict), as a card read "none"."""
+    """Each card read, with its marks: the corners it was read from, then any mark read as no
+    card that lies in one of its corners (a corner the classifier could not read); then each
+    group of strong marks read as no card that lie on no card read (one group per card they
+    predict), as a card read "none". Cards laid overlapping hold each other's corners inside
+    their outlines, so a card's own corners go first."""
     none = contract.not_an_index
-    result: list[tuple[Placed, list[IndexReading]]] = []
-    taken: set[int] = set()
-    for card in cards:
-        outline = np.asarray(card.polygon, np.float32)
-        short = min(_side(outline[0], outline[1]), _side(outline[1], outline[2]))
-        marks = []
+    owner: dict[int, int] = {}
+    for k, card in enumerate(cards):
+        corners = [_middle(card.index_box), card.other_corner]
         for n, reading in enumerate(indices):
-            if n in taken or not _inside(outline, reading.index.x, reading.index.y):
-                continue
+            i = reading.index
+            reach = max(i.index_w, i.index_h) / 2
+            if n not in owner and any(
+                c is not None and math.dist((i.x, i.y), c) <= reach for c in corners
+            ):
+                owner[n] = k
+    outlines = [np.asarray(card.polygon, np.float32) for card in cards]
+    for n, reading in enumerate(indices):
+        if n in owner or reading.code != none:
+            continue
+        for k, outline in enumerate(outlines):
+            short = min(_side(outline[0], outline[1]), _side(outline[1], outline[2]))
             near = min(math.dist((reading.index.x, reading.index.y), p) for p in outline)
-            if reading.code != none or near <= CORNER_REACH * short:
-                marks.append(reading)
-                taken.add(n)
+            if _inside(outline, reading.index.x, reading.index.y) and near <= CORNER_REACH * short:
+                owner[n] = k
+                break
+    result: list[tuple[Placed, list[IndexReading]]] = []
+    for k, (card, outline) in enumerate(zip(cards, outlines, strict=True)):
         middle = outline.mean(axis=0)
         height = max(_side(outline[0], outline[1]), _side(outline[1], outline[2]))
         placed = Placed(float(middle[0]), float(middle[1]), height, card.code, card.angle)
-        result.append((placed, marks))
+        result.append((placed, [indices[n] for n, at in owner.items() if at == k]))
     unread = [
         r
         for n, r in enumerate(indices)
-        if n not in taken and r.code == none and r.index.score >= UNREAD_HEAT
+        if n not in owner and r.code == none and r.index.score >= UNREAD_HEAT
     ]
     for group in _by_card(unread):
         first = group[0].index
@@ -154,6 +166,10 @@ def _cards_and_unread(
         y = float(np.mean([r.index.card_y for r in group]))
         result.append((Placed(x, y, height, none, first.angle), group))
     return result
+
+
+def _middle(box: tuple[float, float, float, float]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
 def _by_card(marks: list[IndexReading]) -> list[list[IndexReading]]:

@@ -99,7 +99,7 @@ def _record(conn: sqlite3.Connection, row: sqlite3.Row) -> DeckRecord:
 def find(conn: sqlite3.Connection, name: str) -> DeckRecord:
     row = conn.execute("SELECT * FROM decks WHERE name = ?", (name,)).fetchone()
     if row is None:
-        raise NotFound("deck", repr(name))
+        raise NotFound("deck called", name)
     return _record(conn, row)
 
 

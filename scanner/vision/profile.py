@@ -30,6 +30,7 @@ RIDGE = 0.3  # how firmly the correction is held near zero
 STEPS = 300  # gradient steps of the fit (fixed: a profile is the same every time it is fitted)
 RATE = 0.5
 POOL = (3, 2)  # the classifier's feature maps averaged to this many rows and columns
+NOT_AN_INDEX = "none"  # the contract's class for a mark that is no card's index
 
 
 @dataclass(frozen=True)
@@ -43,21 +44,35 @@ class Taught:
 
 @dataclass(frozen=True)
 class Profile:
-    """A deck's correction of the classifier's logits: ``weights`` [D, C] on the pooled unit
-    features, ``bias`` [C]; ``taught``: the crops it was fitted to, before the altered copies;
-    ``codes``: the classes they showed."""
+    """A deck's correction of the classifier: among the cards it was taught (``classes``,
+    indices into the classifier's classes), ``weights`` [D, T] on the pooled unit features
+    and ``bias`` [T] move the classifier's logits; ``taught``: the crops of cards it was
+    fitted to, before the altered copies; ``codes``: the cards they showed."""
 
     name: str
+    classes: np.ndarray  # [T] int
     weights: np.ndarray
     bias: np.ndarray
     taught: int
     codes: tuple[str, ...]
 
     def adapt(self, logits: np.ndarray, features: np.ndarray) -> np.ndarray:
-        """The classifier's ``logits`` [N, C] corrected for this deck, from its ``features``."""
-        if not self.taught or not len(logits):
+        """The classifier's ``logits`` [N, C] corrected for this deck, from its ``features``:
+        the probability the classifier gives the taught cards together is shared among them
+        anew; "not an index" and the cards never taught keep theirs, so a profile taught part
+        of a deck, or no phantoms, changes only which of the taught cards a mark is."""
+        if not len(self.classes) or not len(logits):
             return logits
-        return logits + SCALE * pooled(features) @ self.weights + self.bias
+        z = logits.astype(np.float64)
+        z = z - z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        among = z[:, self.classes] + SCALE * pooled(features) @ self.weights + self.bias
+        among -= among.max(axis=1, keepdims=True)
+        shares = np.exp(among)
+        shares /= shares.sum(axis=1, keepdims=True)
+        p[:, self.classes] = p[:, self.classes].sum(axis=1, keepdims=True) * shares
+        return np.log(np.maximum(p, 1e-12))
 
 
 def learn(
@@ -66,24 +81,27 @@ def learn(
     classes: Sequence[str],
     read: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
 ) -> Profile:
-    """The profile of ``taught``: each crop and its altered copies read by ``read`` (uint8
-    crops [N, h, w, 3] → the classifier's logits [N, C] and feature maps [N, channels, h,
-    w]), and the
-    correction fitted to them. A code none of ``classes`` is refused with ValueError."""
+    """The profile of ``taught``: each crop of a card and its altered copies read by ``read``
+    (uint8 crops [N, h, w, 3] → the classifier's logits [N, C] and feature maps [N, channels,
+    h, w]), and the correction fitted to them. Crops taught as "not an index" are kept with a
+    deck but not fitted. A code none of ``classes`` is refused with ValueError."""
     unknown = sorted({t.code for t in taught} - set(classes))
     if unknown:
         raise ValueError(f"not a class the classifier reads: {', '.join(unknown)}")
-    codes = tuple(code for code in classes if any(t.code == code for t in taught))
-    if not taught:
-        return Profile(name, np.zeros((0, len(classes))), np.zeros(len(classes)), 0, ())
+    cards = [t for t in taught if t.code != NOT_AN_INDEX]
+    codes = tuple(code for code in classes if any(t.code == code for t in cards))
+    if len(codes) < 2:  # fewer than two cards taught: nothing to tell apart
+        nothing = np.zeros(0, np.int64)
+        return Profile(name, nothing, np.zeros((0, 0)), np.zeros(0), len(cards), codes)
+    among = np.asarray([classes.index(code) for code in codes], np.int64)
     crops, labels = [], []
-    for t in taught:
+    for t in cards:
         copies = altered(t.crop)
         crops.extend(copies)
-        labels.extend([classes.index(t.code)] * len(copies))
+        labels.extend([codes.index(t.code)] * len(copies))
     logits, features = read(np.stack(crops))
-    weights, bias = fit(logits, pooled(features), np.asarray(labels), len(classes))
-    return Profile(name, weights, bias, len(taught), codes)
+    weights, bias = fit(logits[:, among], pooled(features), np.asarray(labels), len(codes))
+    return Profile(name, among, weights, bias, len(cards), codes)
 
 
 def fit(
