@@ -6,6 +6,14 @@ busy rendered scenes of that design alone are read without and with it.
 
 prints, for both readings, recall, precision, codes right (of the cards found) and the
 share of cards read with the right code, over all the designs and per design.
+
+    python -m model.evaluate.decks --photos ../shared/data/real-train \
+        --labels model/evaluate/splits/real-train-held-out.csv --teach 30
+
+does the same on real photos labelled with boxes (Pascal VOC beside each photo) and listed in
+a labels file (``handfoot eval --labels``): each group of the file is one deck; its first
+photos by name that show a card not yet taught (at most ``--teach``) teach it from their boxes,
+and the rest are read without and with it.
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -23,7 +32,8 @@ from model.evaluate.scenes import score_scene, summarise
 from model.synth.faces import ALL_STYLES, TRAINING_ONLY_STYLES
 from model.synth.faces.typeset import styles_for
 from model.synth.scene import render_scene
-from scanner.decks.teach import from_layout
+from scanner.decks.teach import from_boxes, from_layout, voc_photos
+from scanner.vision.images import read_image
 from scanner.vision.recogniser import Recogniser
 
 
@@ -97,6 +107,46 @@ def measure(
     }
 
 
+def measure_photos(recogniser: Recogniser, folder, labels, teach: int) -> dict:
+    """Real photos: per group (one deck), a profile taught from the boxes of its first photos
+    that show a card not yet taught (at most ``teach``), the rest read without and with it."""
+    from model.evaluate.labels import evaluate_labelled, read_labels
+
+    photos, _ = read_labels(labels, folder)
+    boxes = {image.resolve(): found for image, found in voc_photos(folder)}
+    figures: dict = {"teach_at_most": teach, "groups": {}}
+    for group in sorted({p.group for p in photos}, key=str):
+        mine = sorted((p for p in photos if p.group == group), key=lambda p: p.image.name)
+        teachers, seen = [], set()
+        for photo in mine:
+            codes = {label.code for label in photo.cards}
+            if len(teachers) < teach and not codes <= seen:
+                teachers.append(photo)
+                seen |= codes
+        rest = [p for p in mine if p not in teachers]
+        started = time.perf_counter()
+        lesson = from_boxes(
+            recogniser, ((read_image(p.image), boxes[p.image.resolve()]) for p in teachers)
+        )
+        profile = recogniser.learn(str(group), lesson.taught)
+        seconds = time.perf_counter() - started
+        reader = recogniser.with_profile(profile)
+        without, _ = evaluate_labelled(rest, _codes(recogniser))
+        with_it, _ = evaluate_labelled(rest, _codes(reader))
+        keep = ("photos", "cards", "rank_recall", "recall", "precision", "colour_errors")
+        figures["groups"][str(group)] = {
+            "lesson": {**lesson.as_json(), "seconds": round(seconds, 2)},
+            "without": {k: without[k] for k in keep},
+            "with": {k: with_it[k] for k in keep},
+        }
+        print(f"{group}: {figures['groups'][str(group)]}", file=sys.stderr, flush=True)
+    return figures
+
+
+def _codes(reader: Recogniser):
+    return lambda frame: [card.code for card in reader.read(frame).cards]
+
+
 def _figures(scores) -> dict:
     s = summarise(scores)
     return {
@@ -138,7 +188,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--models", help="folder with the .onnx files (default: the shipped)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--photos", type=Path, help="real photos with VOC boxes, not renders")
+    parser.add_argument("--labels", type=Path, help="with --photos: the labels file (eval's)")
+    parser.add_argument("--teach", type=int, default=30, help="with --photos: teaching photos")
     args = parser.parse_args(argv)
+    if args.photos is not None:
+        if args.labels is None:
+            parser.error("--photos needs --labels")
+        figures = measure_photos(Recogniser.load(args.models), args.photos, args.labels, args.teach)
+        print(json.dumps(figures, indent=1))
+        return 0
     if args.designs < 1 or args.scenes < 1:
         parser.error("--designs and --scenes are counts of 1 or more")
     recogniser = Recogniser.load(args.models)

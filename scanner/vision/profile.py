@@ -1,19 +1,17 @@
 """A deck profile: the classifier adapted to a table's own cards, without changing it.
 
 A profile is taught index crops of one deck, each with its code, as the classifier reads them
-(``Taught``), and the marks of the same photos that are no card's index ("none": the table's
-own phantoms). Loaded for a classifier, each crop and a few altered copies of it (lighter,
-darker, warmer, cooler, a little turned or shifted: a table's light and angle change) are read
-once; a small correction of the classifier's logits is then fitted to them, a linear map of
-the classifier's features (its second output, pooled and of unit length) held near zero by a
-ridge, so a class the deck was never shown stays as the classifier reads it. Reading with the
-profile, the correction is added to the classifier's logits; where the corrected reading names
+(``Taught``). Loaded for a classifier, each crop of a card and a few altered copies of it
+(lighter, darker, warmer, cooler, a little turned or shifted: a table's light and angle change)
+are read once, and a small correction is fitted to them: a linear map of the classifier's
+features (its second output, pooled and of unit length), held near zero by a ridge, that moves
+the logits of the cards taught. Reading with the profile, the probability the classifier gives
+the taught cards together is shared among them as the corrected logits say; "not an index" and
+the cards never taught keep what the classifier gives them. Where the corrected reading names
 another card than the classifier's own, the reading asks for a check.
 
-Why a fitted correction and not the nearest taught examples: across photos of the same deck,
-the nearest example named the right card for 38 % (black deck) and 67 % (light deck) of index
-crops where the classifier alone read 78 % and 97 %, and the correction 80 % and 98 %
-(``model/experiments/deck-profiles.md``). Fitting takes a second or two on a CPU; the shipped
+Why a correction and not the nearest taught examples, and why it leaves "not an index" alone:
+``model/experiments/deck-profiles.md``. Fitting takes about a second on a CPU; the shipped
 models never change.
 """
 
@@ -26,7 +24,7 @@ import cv2
 import numpy as np
 
 SCALE = 10.0  # the features' weight in the fit: unit features are small beside logits
-RIDGE = 0.3  # how firmly the correction is held near zero
+RIDGE = 1.0  # how firmly the correction is held near zero (below 2: RATE × RIDGE < 1)
 STEPS = 300  # gradient steps of the fit (fixed: a profile is the same every time it is fitted)
 RATE = 0.5
 POOL = (3, 2)  # the classifier's feature maps averaged to this many rows and columns

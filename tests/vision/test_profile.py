@@ -83,3 +83,18 @@ def test_altered_copies_keep_the_crop_size_and_pooling_gives_unit_rows():
     assert len(copies) == 8 and all(c.shape == (*SIZE, 3) and c.dtype == np.uint8 for c in copies)
     rows = pooled(np.random.default_rng(0).random((5, 96, 6, 4)))
     assert rows.shape == (5, 96 * 6) and np.linalg.norm(rows, axis=1) == pytest.approx(1.0)
+
+
+def test_the_shipped_classifier_gives_its_features_and_the_same_logits_with_them():
+    from scanner.vision.preprocess import normalise
+    from scanner.vision.recogniser import Recogniser
+
+    recogniser = Recogniser.load()
+    nets, c = recogniser.networks, recogniser.contract
+    crops = normalise(np.stack([crop_of(k) for k in range(3)]), c)
+    logits, features = nets.classify_with_features(crops)
+    assert nets.gives_features and features.ndim == 4 and len(features) == 3
+    assert np.array_equal(logits, nets.classify(crops))
+    taught = [Taught(code, crop_of(k)) for k, code in enumerate(("3B", "5B", "8B"))]
+    profile = recogniser.learn("bars", taught)
+    assert profile.codes == ("3B", "5B", "8B") and profile.taught == 3

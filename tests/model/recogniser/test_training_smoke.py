@@ -74,6 +74,10 @@ def test_smoke_training_runs_resumes_and_exports(scenes, tmp_path):
     classifier = onnxruntime.InferenceSession(str(out / "classifier.onnx"))
     logits = classifier.run(None, {"crops": np.zeros((5, 3, 48, 32), np.float32)})[0]
     assert logits.shape == (5, len(spec.CLASSES))
+    # the classifier gives its feature maps beside the logits, for deck profiles
+    crops = np.zeros((2, 3, spec.CROP_H, spec.CROP_W), np.float32)
+    logits, features = classifier.run(["logits", "features"], {"crops": crops})
+    assert logits.shape == (2, len(spec.CLASSES)) and features.ndim == 4 and len(features) == 2
 
 
 def blank_locator(path) -> None:

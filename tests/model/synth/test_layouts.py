@@ -140,6 +140,20 @@ def test_leftovers_are_three_to_fifteen_readable_cards_of_their_own(leftovers):
     assert {"3B", "JK", "VILLAIN"} <= set(codes), codes
 
 
+def test_a_deck_laid_out_to_teach_it_is_the_whole_deck_in_one_design_every_index_readable():
+    """What ``handfoot deck teach`` asks players to lay out (``scanner/decks/layouts.py``)."""
+    from scanner.decks.layouts import layout_codes
+
+    for labels in labels_of("teach", 6):
+        jsonschema.validate(labels, SCHEMA)
+        assert labels["layout"] == "teach"
+        assert_whole_and_readable(labels)
+        assert len({card["style"] for card in labels["cards"]}) == 1
+        assert sorted(card["code"] for card in labels["cards"]) == sorted(
+            layout_codes(labels["deck"])
+        )
+
+
 def test_a_layout_is_reproducible_and_its_shots_are_the_same_table():
     first = render_scene(4, 2, size=(640, 480), layout="side")
     again = render_scene(4, 2, size=(640, 480), layout="side")
