@@ -84,6 +84,7 @@ def from_layout(
     for frame in frames:
         photos += 1
         reading = recogniser.read(frame, deck or _deck_of(layout), melds=False)
+        frame = as_read(frame, reading)
         cards = _cards_and_unread(reading.cards, reading.indices, recogniser.contract)
         codes = placed_codes([placed for placed, _ in cards], layout)
         on_cards = set()
@@ -113,6 +114,12 @@ def _with_phantoms(taught: list[Taught], phantoms: list[tuple[float, Taught]]) -
     to read cards as none."""
     likeliest = sorted(phantoms, key=lambda pair: -pair[0])[: len(taught)]
     return (*taught, *(t for _, t in likeliest))
+
+
+def as_read(frame: np.ndarray, reading) -> np.ndarray:
+    """The frame as the classifier saw its crops: its negative where it was read so (light
+    print on dark cards), so a profile learns the crops it will be asked about."""
+    return 255 - frame if reading.negative else frame
 
 
 def _deck_of(layout: str) -> str:
@@ -227,6 +234,7 @@ def from_boxes(
         labels = [(box, _label(box.name)) for box in boxes]
         deck = "special" if any(code in SPECIAL_CLASSES for _, code in labels) else "standard"
         reading = recogniser.read(frame, deck, melds=False)
+        frame = as_read(frame, reading)
         for mark in reading.indices:
             (crop,) = upright_crops(frame, [mark.index], c)
             hit = next((code for box, code in labels if _in_box(mark, box)), None)

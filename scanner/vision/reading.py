@@ -28,6 +28,7 @@ class Reading:
     small_px: float | None = None  # the short side the smallest fifth of them lie under
     # every scale the frame was read at, in turn (the frame as it came scaled by each)
     looked: tuple[float, ...] = ()
+    negative: bool = False  # read as its negative (light print on dark cards): so were its crops
 
     @property
     def advice(self) -> Advice | None:

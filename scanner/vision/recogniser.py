@@ -200,6 +200,7 @@ class Recogniser:
             work.readings,
             median_size(sizes),
             small_size(sizes),
+            negative=scale.negative,
         )
 
     def heads(self, frame: np.ndarray) -> np.ndarray:
