@@ -22,11 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
+from scanner.decks.voc import card_of
 from scanner.vision.contract import SPECIAL_CLASSES, STANDARD_CLASSES
 from scanner.vision.images import read_image
-
-SUITS = {"H": "R", "D": "R", "S": "B", "C": "B"}
-CARDS = frozenset(STANDARD_CLASSES) | frozenset(SPECIAL_CLASSES)
 
 
 class LabelsError(ValueError):
@@ -50,17 +48,11 @@ class Label:
         >>> Label.from_token("LADY"), Label.from_token("7")
         (Label(rank='LADY', colour=None), Label(rank='7', colour=None))
         """
-        text = token.strip().upper()
-        if text in CARDS:
-            return cls.from_code(text)
-        if text[-1:] in SUITS and text[:-1] + SUITS[text[-1]] in STANDARD_CLASSES:
-            return cls.from_code(text[:-1] + SUITS[text[-1]])
-        if text + "R" in STANDARD_CLASSES:
-            return cls(text)
-        raise LabelsError(
-            f"{token!r} is no card: give a rank with or without its suit (10H, KS, QR, 7), "
-            "JK, or a special card (1–12, LORD, LADY, VILLAIN, JESTER, JOKER)"
-        )
+        try:
+            rank, colour = card_of(token)
+        except ValueError as error:
+            raise LabelsError(str(error)) from None
+        return cls(rank, colour)
 
     @property
     def code(self) -> str:

@@ -8,43 +8,16 @@ rank matches. Readings outside every box, or a second one in a box, count agains
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
+from scanner.decks.voc import RANK_WORDS, photo_files, voc_boxes
 from scanner.vision.cards import CardReading
 from scanner.vision.images import read_image
 
-RANKS = {
-    "ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-    "eight": "8", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
-}  # fmt: skip
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
-
-
-def photo_files(folder: Path) -> list[tuple[Path, Path]]:
-    """(image, VOC label) pairs anywhere under ``folder``."""
-    pairs = []
-    for label in sorted(folder.rglob("*.xml")):
-        image = next(
-            (p for p in label.parent.glob(label.stem + ".*") if p.suffix.lower() in IMAGE_SUFFIXES),
-            None,
-        )
-        if image is not None:
-            pairs.append((image, label))
-    return pairs
-
-
-def voc_boxes(label: Path) -> list[tuple[str, float, float, float, float]]:
-    """A Pascal VOC file's objects: (name as written, x0, y0, x1, y1)."""
-    boxes = []
-    for obj in ET.parse(label).getroot().iter("object"):
-        box = obj.find("bndbox")
-        corners = [float(box.find(k).text) for k in ("xmin", "ymin", "xmax", "ymax")]
-        boxes.append((obj.findtext("name", "").strip(), *corners))
-    return boxes
+RANKS = RANK_WORDS  # the boxes' names: ranks written out
 
 
 def _boxes(label: Path) -> list[tuple[str, float, float, float, float]]:

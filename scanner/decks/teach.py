@@ -12,6 +12,7 @@ index, so the profile learns the table's phantoms too.
 from __future__ import annotations
 
 import math
+import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ import cv2
 import numpy as np
 
 from scanner.decks.layouts import Placed, layout_codes, placed_codes
+from scanner.decks.voc import RANK_WORDS, card_of, photo_files, voc_boxes
 from scanner.vision.cards import CardReading, IndexReading
 from scanner.vision.contract import SPECIAL_CLASSES
 from scanner.vision.preprocess import upright_crops
@@ -33,10 +35,6 @@ CORNER_REACH = 0.35
 # for a card of their own in the layout: a card the classifier cannot read at all
 UNREAD_HEAT = 0.5
 NONE = "none"  # the classifier's class "not an index" (the contract's)
-RANK_WORDS = {
-    "ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-    "eight": "8", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
-}  # fmt: skip
 
 
 class TeachingError(ValueError):
@@ -253,14 +251,12 @@ def from_boxes(
 def _label(name: str) -> str:
     """A box's name as a code: RULES.md notation (``5C``, ``QR``, ``LADY``), or a rank alone
     (``Q``, ``queen``); a rank alone of the standard deck comes back without its colour."""
-    from model.evaluate.labels import Label, LabelsError
-
     word = RANK_WORDS.get(name.strip().lower(), name)
     try:
-        label = Label.from_token(word)
-    except LabelsError as error:
+        rank, colour = card_of(word)
+    except ValueError as error:
         raise TeachingError(str(error)) from None
-    return label.code
+    return rank + (colour or "")
 
 
 def _coloured(code: str, mark: IndexReading, classes: Sequence[str]) -> str:
@@ -290,32 +286,10 @@ def _in_box(mark: IndexReading, box: Box) -> bool:
 def voc_photos(folder: Path) -> list[tuple[Path, list[Box]]]:
     """Every photo under ``folder`` with a Pascal VOC file beside it (the same name, .xml),
     with its boxes. Raises TeachingError where there is none, or a file cannot be read."""
-    import xml.etree.ElementTree as ET
-
     found = []
-    for label in sorted(folder.rglob("*.xml")):
-        image = next(
-            (
-                p
-                for p in label.parent.glob(label.stem + ".*")
-                if p.suffix.lower() in (".jpg", ".jpeg", ".png")
-            ),
-            None,
-        )
-        if image is None:
-            continue
+    for image, label in photo_files(folder):
         try:
-            root = ET.parse(label).getroot()
-            boxes = [
-                Box(
-                    obj.findtext("name", "").strip(),
-                    *(
-                        float(obj.find("bndbox").find(k).text)
-                        for k in ("xmin", "ymin", "xmax", "ymax")
-                    ),
-                )
-                for obj in root.iter("object")
-            ]
+            boxes = [Box(name, *corners) for name, *corners in voc_boxes(label)]
         except (ET.ParseError, AttributeError, TypeError, ValueError) as error:
             raise TeachingError(f"{label}: not a Pascal VOC file we can read ({error})") from None
         found.append((image, boxes))

@@ -42,11 +42,10 @@ class Taught:
 
 @dataclass(frozen=True)
 class Profile:
-    """A deck's correction of the classifier: among the cards the classifier confused on the
-    deck's taught crops (``classes``, indices into the classifier's classes), ``weights``
-    [D, T] on the pooled unit features and ``bias`` [T] move the classifier's logits;
-    ``taught``: the crops of cards taught, before the altered copies; ``codes``: the cards
-    they showed."""
+    """A deck's correction of the classifier: among the cards it was taught (``classes``,
+    indices into the classifier's classes), ``weights`` [D, T] on the pooled unit features
+    and ``bias`` [T] move the classifier's logits; ``taught``: the crops of cards it was
+    fitted to, before the altered copies; ``codes``: the cards they showed."""
 
     name: str
     classes: np.ndarray  # [T] int
@@ -88,33 +87,19 @@ def learn(
     if unknown:
         raise ValueError(f"not a class the classifier reads: {', '.join(unknown)}")
     cards = [t for t in taught if t.code != NOT_AN_INDEX]
-    taught_codes = tuple(code for code in classes if any(t.code == code for t in cards))
-    nothing = Profile(
-        name, np.zeros(0, np.int64), np.zeros((0, 0)), np.zeros(0), len(cards), taught_codes
-    )
-    if not cards:
-        return nothing
+    codes = tuple(code for code in classes if any(t.code == code for t in cards))
+    if len(codes) < 2:  # fewer than two cards taught: nothing to tell apart
+        nothing = np.zeros(0, np.int64)
+        return Profile(name, nothing, np.zeros((0, 0)), np.zeros(0), len(cards), codes)
+    among = np.asarray([classes.index(code) for code in codes], np.int64)
     crops, labels = [], []
     for t in cards:
         copies = altered(t.crop)
         crops.extend(copies)
-        labels.extend([classes.index(t.code)] * len(copies))
+        labels.extend([codes.index(t.code)] * len(copies))
     logits, features = read(np.stack(crops))
-    labels = np.asarray(labels)
-    # only the cards the classifier confuses on this deck's crops (read as another card, or
-    # another card read as them) are corrected: the others it reads right and keeps
-    own = logits.argmax(axis=1)
-    none = classes.index(NOT_AN_INDEX)
-    wrong = (own != labels) & (own != none)
-    troubled = sorted(set(labels[wrong]) | set(own[wrong]))
-    if len(troubled) < 2:
-        return nothing
-    among = np.asarray(troubled, np.int64)
-    kept = np.isin(labels, among)
-    index = {k: n for n, k in enumerate(troubled)}
-    targets = np.asarray([index[k] for k in labels[kept]])
-    weights, bias = fit(logits[kept][:, among], pooled(features[kept]), targets, len(among))
-    return Profile(name, among, weights, bias, len(cards), taught_codes)
+    weights, bias = fit(logits[:, among], pooled(features), np.asarray(labels), len(codes))
+    return Profile(name, among, weights, bias, len(cards), codes)
 
 
 def fit(
