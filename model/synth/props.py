@@ -19,6 +19,7 @@ import numpy as np
 
 from model.synth.prop_cup import render_cup
 from model.synth.prop_hand import render_hand
+from model.synth.prop_keyboard import render_keyboard
 from model.synth.prop_paper import render_score_pad
 from model.synth.prop_phone import render_phone
 from model.synth.prop_print import render_printed_page
@@ -42,13 +43,14 @@ _PAINTERS: dict[str, Callable[[np.random.Generator], Prop]] = {
     "snack-bowl": render_snack_bowl,
     "dice": render_dice,
     "printed-page": render_printed_page,
+    "keyboard": render_keyboard,
 }
 
 PROP_KINDS: tuple[str, ...] = tuple(_PAINTERS)
 # Drawn on the training split's tables alone: the test and validation splits render as they
 # did before these were added (a kind more draws one chance more for every scene), so their
 # figures stay comparable; the real photos measure what they teach
-TRAINING_ONLY_PROPS: tuple[str, ...] = ("printed-page",)
+TRAINING_ONLY_PROPS: tuple[str, ...] = ("printed-page", "keyboard")
 
 
 def prop_kinds(split: str) -> tuple[str, ...]:

@@ -58,6 +58,7 @@ PLAUSIBLE = {
     "snack-bowl": ((100, 170), (100, 170)),
     "dice": ((30, 90), (20, 60)),
     "printed-page": ((200, 300), (95, 220)),
+    "keyboard": ((250, 320), (100, 130)),
 }
 
 
@@ -160,6 +161,7 @@ def test_printed_pages_lie_on_training_tables_alone():
     # scenes render as they did before a training prop was added
     assert prop_kinds("test") == tuple(k for k in PROP_KINDS if k not in TRAINING_ONLY_PROPS)
     assert "printed-page" not in prop_kinds("test")
+    assert "keyboard" in TRAINING_ONLY_PROPS and "keyboard" not in prop_kinds("test")
 
 
 def test_a_printed_page_holds_lines_of_small_type():
