@@ -19,6 +19,7 @@ from functools import partial
 
 import numpy as np
 
+from model.synth.surface_desk import render_cork, render_desk_mat
 from model.synth.surface_heldout import (
     render_glass,
     render_lace,
@@ -74,6 +75,8 @@ _TRAINING_ONLY: dict[Surface, Painter] = {
     Surface("cloth-geometric", "print", "train"): render_geometric,
     Surface("placemat-woven", "woven", "train"): render_woven,
     Surface("mesh-see-through", "mesh", "train"): render_mesh,
+    Surface("cork-board", "cork", "train"): render_cork,
+    Surface("desk-mat", "mat", "train"): render_desk_mat,
 }
 _PAINTERS.update(_TRAINING_ONLY)
 
