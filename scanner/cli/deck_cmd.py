@@ -123,8 +123,10 @@ def _teach(args: argparse.Namespace) -> int:
     from scanner.decks.teach import TeachingError, from_boxes, from_layout, voc_photos
     from scanner.vision.images import ImageError, read_image
 
-    if bool(args.photos) == bool(args.voc):
+    if args.photos and args.voc:
         raise CommandError("give the PHOTOs of the deck laid out, or --voc DIR, not both")
+    if not args.photos and not args.voc:
+        raise CommandError("give a PHOTO of the deck laid out (or --voc DIR of labelled photos)")
     recogniser = load_recogniser(args)
     started = time.perf_counter()
     try:
@@ -191,14 +193,20 @@ def _show(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         deck = store.deck(args.name)
         examples = store.deck_examples(deck.name)
+    from scanner.decks.layouts import layout_codes
+
+    order = {code: n for n, code in enumerate(layout_codes(deck.layout))}
     counts: dict[str, int] = {}
-    for example in examples:
+    for example in sorted(examples, key=lambda e: order.get(e.code, len(order))):
         counts[example.code] = counts.get(example.code, 0) + 1
     if args.json:
         print(json.dumps({**deck.to_json(), "codes": counts}))
         return EXIT_OK
     print(_line(deck))
-    print("examples per card: " + ", ".join(f"{code} {n}" for code, n in counts.items()))
+    cards = [f"{code} {n}" for code, n in counts.items() if code in order]
+    print("examples per card: " + (", ".join(cards) or "none"))
+    if "none" in counts:
+        print(f"marks taught as no card's index: {counts['none']}")
     return EXIT_OK
 
 

@@ -117,6 +117,8 @@ def test_what_cannot_teach_a_deck_is_said_in_plain_words(capsys, tmp_path, layou
     picture, _ = layouts["special"]
     code, _, err = run(capsys, "deck", "teach", "x", picture, "--voc", tmp_path, "--data", tmp_path)
     assert code == 2 and "not both" in err
+    code, _, err = run(capsys, "deck", "teach", "x", "--data", tmp_path)
+    assert code == 2 and "give a PHOTO" in err
     code, _, err = run(capsys, "deck", "teach", "x", tmp_path / "nope.jpg", "--data", tmp_path)
     assert code == 2 and "nope.jpg" in err and "Traceback" not in err
     blank = tmp_path / "blank.png"
