@@ -121,6 +121,7 @@ def _teach(args: argparse.Namespace) -> int:
     from scanner.cli.scan_cmd import load_recogniser
     from scanner.decks.profiles import examples_of
     from scanner.decks.teach import TeachingError, from_boxes, from_layout, voc_photos
+    from scanner.vision.contract import SPECIAL_CLASSES
     from scanner.vision.images import ImageError, read_image
 
     if args.photos and args.voc:
@@ -133,7 +134,7 @@ def _teach(args: argparse.Namespace) -> int:
         if args.voc:
             photos = voc_photos(args.voc)
             lesson = from_boxes(recogniser, ((read_image(p), boxes) for p, boxes in photos))
-            layout = "special" if any(c in _special() for c in lesson.found) else "standard"
+            layout = "special" if set(lesson.found) & set(SPECIAL_CLASSES) else "standard"
         else:
             lesson = from_layout(recogniser, (read_image(p) for p in args.photos), args.layout)
             layout = args.layout
@@ -162,12 +163,6 @@ def _teach(args: argparse.Namespace) -> int:
     if lesson.extra:
         print(f"{lesson.extra} card(s) read that no place of the layout takes")
     return EXIT_OK
-
-
-def _special() -> frozenset[str]:
-    from scanner.vision.contract import SPECIAL_CLASSES
-
-    return frozenset(SPECIAL_CLASSES)
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -148,7 +148,7 @@ def _cards_and_unread(
         if n in owner or reading.code != none:
             continue
         for k, outline in enumerate(outlines):
-            short = min(_side(outline[0], outline[1]), _side(outline[1], outline[2]))
+            short = min(math.dist(outline[0], outline[1]), math.dist(outline[1], outline[2]))
             near = min(math.dist((reading.index.x, reading.index.y), p) for p in outline)
             if _inside(outline, reading.index.x, reading.index.y) and near <= CORNER_REACH * short:
                 owner[n] = k
@@ -156,7 +156,7 @@ def _cards_and_unread(
     result: list[tuple[Placed, list[IndexReading]]] = []
     for k, (card, outline) in enumerate(zip(cards, outlines, strict=True)):
         middle = outline.mean(axis=0)
-        height = max(_side(outline[0], outline[1]), _side(outline[1], outline[2]))
+        height = max(math.dist(outline[0], outline[1]), math.dist(outline[1], outline[2]))
         placed = Placed(float(middle[0]), float(middle[1]), height, card.code, card.angle)
         result.append((placed, [indices[n] for n, at in owner.items() if at == k]))
     unread = [
@@ -191,10 +191,6 @@ def _by_card(marks: list[IndexReading]) -> list[list[IndexReading]]:
         else:
             groups.append([mark])
     return groups
-
-
-def _side(a, b) -> float:
-    return float(math.dist(a, b))
 
 
 def _inside(outline: np.ndarray, x: float, y: float) -> bool:

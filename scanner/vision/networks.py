@@ -236,6 +236,8 @@ class Networks:
         # a model exported with a fixed batch size gets exactly that many crops per run
         self._fixed_batch = isinstance(batch, int) and batch > 0
         self.batch = batch if self._fixed_batch else CLASSIFIER_BATCH
+        # whether the classifier gives its features (a model exported before them does not)
+        self.gives_features = classifier.gives(FEATURES)
 
     @classmethod
     def load(cls, folder: Path, threads: int, options: ReadOptions) -> Networks:
@@ -297,11 +299,6 @@ class Networks:
         if not chunks:
             return np.zeros((0, len(self.contract.classes)), np.float32)
         return np.concatenate(chunks)
-
-    @property
-    def gives_features(self) -> bool:
-        """Whether the classifier gives its features (a model exported before them does not)."""
-        return self._classifier.gives(FEATURES)
 
     def classify_with_features(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The classifier's logits [N, classes] and features [N, D], from one run. Raises

@@ -5,6 +5,7 @@ designs allowed) were picked among those read exactly; accuracy itself is `handf
 import json
 import math
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -116,9 +117,11 @@ def test_a_closer_reading_too_unsure_to_count_alone_is_not_taken(monkeypatch):
     read = recheck.read_places
     floor = unsure.contract.min_confidence
 
-    def less_sure(context, frame, places, deck):
-        codes, confidence, probabilities, contested = read(context, frame, places, deck)
-        return codes, [min(sure, floor - 0.01) for sure in confidence], probabilities, contested
+    def less_sure(context, frame, places, deck, read_by):
+        return [
+            replace(reading, confidence=min(reading.confidence, floor - 0.01))
+            for reading in read(context, frame, places, deck, read_by)
+        ]
 
     # every second reading comes out less sure than a card counts alone
     monkeypatch.setattr(recheck, "read_places", less_sure)

@@ -138,12 +138,27 @@ def pick(
 
 
 def read_places(
-    context: FrameContext, image: np.ndarray, places: Sequence[IndexCandidate], deck: str | None
-) -> tuple[list[str], list[float], np.ndarray, list[bool]]:
-    """The best class of ``deck`` for each place, its probability, every class's, and whether
-    the deck profile reads it as another card."""
+    context: FrameContext,
+    image: np.ndarray,
+    places: Sequence[IndexCandidate],
+    deck: str | None,
+    read_by: str,
+) -> list[IndexReading]:
+    """Each place read as the best class of ``deck``, with its probability, every class's,
+    whether the deck profile reads it as another card, and ``read_by`` (the rule asking)."""
     rows, contested = opinions(context, image, places)
-    return (*pick(context, rows, deck), rows, [bool(x) for x in contested])
+    codes, confidence = pick(context, rows, deck)
+    return [
+        IndexReading(
+            place,
+            codes[n],
+            confidence[n],
+            probabilities=rows[n],
+            read_by=read_by,
+            contested=bool(contested[n]),
+        )
+        for n, place in enumerate(places)
+    ]
 
 
 def _with_suits_below(

@@ -175,13 +175,7 @@ def _read_places(
     if not places:
         return []
     c, deck = context.contract, work.deck
-    codes, confidence, rows, contested = read_places(context, work.image, places, deck)
-    first = [
-        IndexReading(place, code, sure, probabilities=row, read_by=read_by, contested=differ)
-        for place, code, sure, row, differ in zip(
-            places, codes, confidence, rows, contested, strict=True
-        )
-    ]
+    first = read_places(context, work.image, places, deck, read_by)
     # a place lies where the fan's step puts it; its index may lie a little off
     again = refined(context, work.image, first, deck, read_by)
     # each card read there weighed with its meld, as the meld reading weighs its cards

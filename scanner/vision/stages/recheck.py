@@ -77,20 +77,13 @@ def _turned(context: FrameContext, work: Work) -> Work:
         for n in unsure
         for turn in RETRY_TURNS
     ]
-    codes, confidence, rows, contested = read_places(context, work.image, turned, work.deck)
+    tried = read_places(context, work.image, turned, work.deck, "turned")
     kept = list(readings)
     for k, n in enumerate(unsure):
-        tries = range(k * len(RETRY_TURNS), (k + 1) * len(RETRY_TURNS))
-        best = max(tries, key=lambda t: (codes[t] != none, confidence[t]))
-        if replaces(readings[n], codes[best], confidence[best], RETRY_CONFIDENCE, none):
-            kept[n] = IndexReading(
-                turned[best],
-                codes[best],
-                confidence[best],
-                probabilities=rows[best],
-                read_by="turned",
-                contested=contested[best],
-            )
+        tries = tried[k * len(RETRY_TURNS) : (k + 1) * len(RETRY_TURNS)]
+        best = max(tries, key=lambda t: (t.code != none, t.confidence))
+        if replaces(readings[n], best.code, best.confidence, RETRY_CONFIDENCE, none):
+            kept[n] = best
     return replace(work, readings=tuple(kept))
 
 
@@ -112,18 +105,11 @@ def refined(
     moved = [readings[n].index for n in unsure]
     for _ in range(context.options.refine_rounds):
         moved = _refined_places(context, image, moved)
-    codes, confidence, rows, contested = read_places(context, image, moved, deck)
+    again = read_places(context, image, moved, deck, read_by)
     kept = list(readings)
     for k, n in enumerate(unsure):
-        if replaces(readings[n], codes[k], confidence[k], REFINED_SURE, none):
-            kept[n] = IndexReading(
-                moved[k],
-                codes[k],
-                confidence[k],
-                probabilities=rows[k],
-                read_by=read_by,
-                contested=contested[k],
-            )
+        if replaces(readings[n], again[k].code, again[k].confidence, REFINED_SURE, none):
+            kept[n] = again[k]
     return kept
 
 
@@ -166,19 +152,11 @@ def _closer(context: FrameContext, work: Work) -> Work:
     if not found:
         return work
     order = sorted(found)
-    places = [found[k] for k in order]
-    codes, confidence, rows, contested = read_places(context, work.image, places, work.deck)
+    read = read_places(context, work.image, [found[k] for k in order], work.deck, "closer")
     kept = list(readings)
-    for n, k in enumerate(order):
-        if codes[n] != none and confidence[n] >= c.min_confidence:
-            kept[small[k]] = IndexReading(
-                found[k],
-                codes[n],
-                confidence[n],
-                probabilities=rows[n],
-                read_by="closer",
-                contested=contested[n],
-            )
+    for k, reading in zip(order, read, strict=True):
+        if reading.code != none and reading.confidence >= c.min_confidence:
+            kept[small[k]] = reading
     return replace(work, readings=tuple(kept))
 
 
@@ -196,19 +174,10 @@ def _faint(context: FrameContext, work: Work) -> Work:
     ]
     passed_over = []
     if work.faint:
-        codes, confidence, rows, contested = read_places(context, work.image, work.faint, work.deck)
-        for n, mark in enumerate(work.faint):
-            if counts(mark, codes[n], confidence[n], none, large):
-                readings.append(
-                    IndexReading(
-                        mark,
-                        codes[n],
-                        confidence[n],
-                        probabilities=rows[n],
-                        read_by="faint",
-                        contested=contested[n],
-                    )
-                )
+        read = read_places(context, work.image, work.faint, work.deck, "faint")
+        for mark, reading in zip(work.faint, read, strict=True):
+            if counts(mark, reading.code, reading.confidence, none, large):
+                readings.append(reading)
             elif mark.score >= WALK_HEAT:
                 passed_over.append(mark)
     return replace(work, readings=tuple(readings), passed_over=tuple(passed_over))
