@@ -40,6 +40,7 @@ class ReadOptions:
     second_look: bool = True  # a frame with no card read again at other scales
     look_smaller: bool = True  # ... a small one smaller too, before it is read larger
     negative: bool = True  # ... and as its negative: light print on dark cards
+    dark_cards: bool = True  # a frame with dark surface enough for a card: its negative's too
     # locate
     faint: bool = True  # the locator's faint marks read (once), kept where a card reads surely
     faint_edge: bool = True  # a faint mark near the frame's edge read in full, as a clear one

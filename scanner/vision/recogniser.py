@@ -23,7 +23,9 @@ from pathlib import Path
 import numpy as np
 
 from scanner.vision.contract import Contract
+from scanner.vision.dark_cards import DarkSurface
 from scanner.vision.decks import check_deck
+from scanner.vision.ink_colour import frame_white
 from scanner.vision.networks import Networks, default_model_dir
 from scanner.vision.options import ReadOptions
 from scanner.vision.preprocess import check_frame, normalise
@@ -143,7 +145,8 @@ class Recogniser:
         check_deck(deck)
         check_frame(frame)
         clock = StageClock()
-        sizes = SizePolicy((frame.shape[1], frame.shape[0]), self.contract, self.options)
+        dark = DarkSurface.of(frame, frame_white(frame)) if self.options.dark_cards else None
+        sizes = SizePolicy((frame.shape[1], frame.shape[0]), self.contract, self.options, dark)
         while sizes.proposed is not None:
             sizes.read(self._read_at(frame, sizes.proposed, deck, melds, clock))
         reading = replace(sizes.kept, timing_ms=clock.ms(), looked=tuple(clock.looked))

@@ -6,8 +6,10 @@ locator learnt is read first as a preview, then at the size its indices call for
 (``large_frame.py``); a frame of large indices also smaller, the reading with more cards kept;
 a frame of small indices again scaled up (``scale.py``: :func:`scale_up`, judged once the
 marks are read and rechecked); a frame in which no card is read at other sizes
-(``second_look.py``), and then, all over again, as its negative: light print on dark cards.
-Each rule is a switch of :class:`ReadOptions`.
+(``second_look.py``), and then, all over again, as its negative: light print on dark cards;
+a frame that reads cards and holds dark surface enough for a card, as its negative too, its
+cards clear of the frame's own added (``dark_cards.py``). Each rule is a switch of
+:class:`ReadOptions`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Generator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from scanner.vision.dark_cards import DarkSurface, joined
 from scanner.vision.large_frame import factor_from_preview, preview_factor, smaller_factor
 from scanner.vision.scale import SIZES_SURE, reading_scale, scaled_frame, sure_index_sizes
 from scanner.vision.second_look import second_look_factors, standing
@@ -52,12 +55,17 @@ def scale_up(context: FrameContext, work: Work) -> float:
 class SizePolicy:
     """The scales one frame is read at, in turn: read the frame at :attr:`proposed`, give the
     reading to :meth:`read`, until nothing more is proposed; then :attr:`kept` is the frame's
-    reading."""
+    reading. ``dark``: where the frame is dark enough to be a dark card's paper (None: not
+    measured, the rule ``dark_cards`` off)."""
 
     def __init__(
-        self, frame_size: tuple[int, int], contract: Contract, options: ReadOptions
+        self,
+        frame_size: tuple[int, int],
+        contract: Contract,
+        options: ReadOptions,
+        dark: DarkSurface | None = None,
     ) -> None:
-        self._steps = _scales(frame_size, contract, options)
+        self._steps = _scales(frame_size, contract, options, dark)
         self.proposed: Scale | None = next(self._steps)
         self.kept: Reading | None = None
 
@@ -76,12 +84,20 @@ def _sure_sizes(reading: Reading, contract: Contract) -> list[float]:
 
 
 def _scales(
-    frame_size: tuple[int, int], contract: Contract, options: ReadOptions
+    frame_size: tuple[int, int],
+    contract: Contract,
+    options: ReadOptions,
+    dark: DarkSurface | None,
 ) -> Generator[Scale, Reading, Reading]:
     """Proposes scales, is sent what each read, and returns the reading kept: the frame's own,
-    or, where it reads nothing, its negative's cards read without a check, each then asking
-    for one (a dark card's colour reads unsurely: model/experiments/second-look.md)."""
+    with the dark cards its negative reads clear of its own where it holds ``dark`` surface
+    enough for one; or, where it reads nothing, its negative's cards read without a check,
+    each then asking for one (a dark card's colour reads unsurely:
+    model/experiments/second-look.md)."""
     reading = yield from _looks(frame_size, contract, options, negative=False)
+    if reading.cards and dark is not None and dark.may_hold_dark_cards:
+        negative = yield Scale(reading.scale, scale_up=False, negative=True)
+        return joined(reading, negative, dark)
     if reading.cards or not options.negative:
         return reading
     negative = yield from _looks(frame_size, contract, options, negative=True)

@@ -1,0 +1,123 @@
+"""Dark cards among light ones (``scanner/vision/dark_cards.py``): where a frame is dark, which
+of its negative's cards are added, and a real photo beside its own negative read through the
+shipped models."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.vision.cards import CardReading
+from scanner.vision.dark_cards import DARK_SHARE, MOST_PIXELS, DarkSurface, joined
+from scanner.vision.reading import Reading
+from scanner.vision.recogniser import Recogniser
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "vision" / "second_look"
+WHITE = np.array([230.0, 230.0, 230.0])
+
+
+def _desk(dark_box: tuple[int, int, int, int] | None = None) -> np.ndarray:
+    """A light desk 400 × 300 px, with a black card lying on it at ``dark_box`` (x0, y0, x1,
+    y1)."""
+    frame = np.full((300, 400, 3), 230, np.uint8)
+    if dark_box is not None:
+        x0, y0, x1, y1 = dark_box
+        frame[y0:y1, x0:x1] = 25
+    return frame
+
+
+def _card(
+    code: str, at: tuple[float, float], *, corners: int = 1, check: bool = False
+) -> CardReading:
+    """A card whose index's top-left corner lies ``at``, its outline 60 × 84 px from there."""
+    x, y = at
+    outline = ((x, y), (x + 60, y), (x + 60, y + 84), (x, y + 84))
+    return CardReading(code, 0.9, (x, y, x + 12, y + 24), outline, 0.0, check, corners)
+
+
+def _reading(*cards: CardReading) -> Reading:
+    return Reading(cards, {})
+
+
+def test_a_light_desk_holds_no_dark_card_and_a_black_card_on_it_does():
+    assert DarkSurface.of(_desk(), WHITE).share == 0.0
+    assert not DarkSurface.of(_desk(), WHITE).may_hold_dark_cards
+    dark = DarkSurface.of(_desk((100, 100, 160, 184)), WHITE)
+    assert dark.share == pytest.approx(60 * 84 / (400 * 300))
+    assert dark.share >= DARK_SHARE and dark.may_hold_dark_cards
+
+
+def test_a_dark_share_is_measured_within_a_cards_outline():
+    dark = DarkSurface.of(_desk((100, 100, 160, 184)), WHITE)
+    # the outline drawn takes in its edge pixels: the desk just beyond the card
+    assert dark.share_within(((100, 100), (160, 100), (160, 184), (100, 184))) > 0.9
+    assert dark.share_within(((250, 50), (310, 50), (310, 134), (250, 134))) == 0.0
+    half = ((130, 100), (190, 100), (190, 184), (130, 184))
+    assert dark.share_within(half) == pytest.approx(0.5, abs=0.05)
+
+
+def test_a_large_frame_is_measured_on_a_grid_of_its_pixels():
+    frame = np.full((3000, 4000, 3), 230, np.uint8)
+    frame[:, :1000] = 20
+    dark = DarkSurface.of(frame, WHITE)
+    assert dark.mask.size <= MOST_PIXELS and dark.step > 1
+    assert dark.share == pytest.approx(0.25, abs=0.01)
+    assert dark.share_within(((0, 0), (999, 0), (999, 2999), (0, 2999))) == pytest.approx(1.0)
+
+
+def test_the_negatives_dark_cards_are_added_where_they_lie_clear_of_the_frames_own():
+    dark = DarkSurface.of(_desk((200, 100, 260, 184)), WHITE)
+    own = _reading(_card("9R", (20, 20)))
+    negative = _reading(
+        _card("QB", (200, 100)),  # a black card's queen: added
+        _card("5R", (22, 22)),  # the frame's own nine's index, read again: not added
+        _card("7R", (300, 200)),  # on the light desk (a light card's pip turned): not added
+        _card("8B", (205, 105), check=True),  # asking for a check: not added
+    )
+    joint = joined(own, negative, dark)
+    assert [card.code for card in joint.cards] == ["9R", "QB"]
+    assert joint.indices == own.indices  # the frame's own: what sizes it
+
+
+def test_a_joker_from_the_negative_counts_only_where_both_its_corners_were_read():
+    dark = DarkSurface.of(_desk((200, 100, 260, 184)), WHITE)
+    one = _reading(_card("JK", (200, 100)))
+    both = _reading(_card("JK", (200, 100), corners=2))
+    assert joined(_reading(), one, dark).cards == ()
+    assert [card.code for card in joined(_reading(), both, dark).cards] == ["JK"]
+
+
+def test_nothing_from_the_negative_leaves_the_reading_as_it_was():
+    dark = DarkSurface.of(_desk((200, 100, 260, 184)), WHITE)
+    own = _reading(_card("9R", (20, 20)))
+    assert joined(own, _reading(), dark) is own
+
+
+@pytest.fixture(scope="module")
+def light_and_dark() -> np.ndarray:
+    """The real photo of a nine and an ace of hearts beside its own negative: two light cards
+    and, as a deck printed light on dark cards would show them, two dark ones."""
+    photo = cv2.imread(str(FIXTURE / "IMG_2598.JPG"))[:, :, ::-1]
+    return np.ascontiguousarray(np.hstack([photo, 255 - photo]))
+
+
+def test_dark_cards_beside_light_ones_are_read_as_the_frames_negative(light_and_dark):
+    """The light half reads as it comes; the dark half's cards, which the locator learnt only
+    as dark print on light paper, are read in the frame's negative and added, without a
+    check: all four found, two in each half."""
+    reading = Recogniser.load(threads=1).read(light_and_dark)
+    middle = light_and_dark.shape[1] / 2
+    halves = {"light": [], "dark": []}
+    for card in reading.cards:
+        x0, _, x1, _ = card.index_box
+        halves["light" if (x0 + x1) / 2 < middle else "dark"].append(card)
+    assert sorted(card.code[:-1] for card in halves["light"]) == ["9", "A"]
+    assert sorted(card.code[:-1] for card in halves["dark"]) == ["9", "A"]
+    assert not any(card.check for card in halves["dark"])
+    assert reading.looked[-1] == reading.scale  # the negative read once, at the kept scale
+
+
+def test_without_the_rule_the_negative_is_not_read(light_and_dark):
+    reading = Recogniser.load(threads=1).without("dark_cards").read(light_and_dark)
+    assert len(reading.looked) < len(Recogniser.load(threads=1).read(light_and_dark).looked)
