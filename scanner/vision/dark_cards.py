@@ -11,9 +11,11 @@ added to them. A dark table makes the same test pass: its negative shows the lig
 which the locator does not read, so it costs that frame one reading more and little else.
 
 A negative holds what no frame showed the networks: a light card's pips turned light on dark,
-a keyboard's dark keys turned light. What it reads there is mostly a joker, the class whose
-art varies most, at one corner and not on dark paper; so a card whose outline is hardly dark
-is not added, nor a joker read at one corner. The figures: model/experiments/dark-cards.md.
+a keyboard's dark keys turned light. So a card of the negative is added only where its outline
+is dark paper, lighter somewhere along its edge (a card lies on something; a key among keys
+does not), and not where a card of its rank lies over it (its other corner, read as it came);
+nor a joker read at one corner, the class whose art varies most, where a negative's textures
+land. The figures: model/experiments/dark-cards.md.
 """
 
 from __future__ import annotations
@@ -39,6 +41,11 @@ DARK_SHARE = 0.03
 # black card's outline measures 0.3-0.95 (its print and what lies on it the rest), a light
 # card's pips or a light table read in the negative 0-0.05
 ON_DARK = 0.1
+# ... and where at most this share of the band around its outline, a quarter of its size wide,
+# is dark: a card lies on something lighter than itself somewhere along its edge (a black card
+# on a desk or among others measures 0.1-0.77), a keyboard's keys do not (0.8-0.93)
+AROUND_DARK = 0.78
+BAND = 0.25
 # the jokers' codes: what a negative's textures read as (above)
 JOKERS = frozenset({"JK", "JOKER"})
 # at most this many pixels measured (every n-th row and column)
@@ -79,18 +86,53 @@ class DarkSurface:
 
     def share_within(self, polygon: Sequence[tuple[float, float]]) -> float:
         """The share of ``polygon`` (frame px) that is dark; 0 where it covers no pixel."""
+        return self._share(self._filled(polygon))
+
+    def share_around(self, polygon: Sequence[tuple[float, float]]) -> float:
+        """The share of the band around ``polygon`` (frame px) that is dark: the polygon grown
+        by BAND of its size about its centre, less the polygon; 1 where it covers no pixel."""
+        corners = np.asarray(polygon, np.float64)
+        centre = corners.mean(axis=0)
+        band = self._filled(centre + (corners - centre) * (1 + BAND)) & ~self._filled(polygon)
+        return self._share(band) if band.any() else 1.0
+
+    def _filled(self, polygon: Sequence[tuple[float, float]] | np.ndarray) -> np.ndarray:
+        """The cells of the mask ``polygon`` (frame px) covers (bool)."""
         inside = np.zeros(self.mask.shape, np.uint8)
         corners = np.round(np.asarray(polygon, np.float64) / self.step).astype(np.int32)
         cv2.fillPoly(inside, [corners], 1)
-        covered = inside.astype(bool)
-        return float(self.mask[covered].mean()) if covered.any() else 0.0
+        return inside.astype(bool)
+
+    def _share(self, cells: np.ndarray) -> float:
+        return float(self.mask[cells].mean()) if cells.any() else 0.0
+
+
+def _centre(box: tuple[float, float, float, float]) -> tuple[float, float]:
+    x0, y0, x1, y1 = box
+    return (x0 + x1) / 2, (y0 + y1) / 2
+
+
+def _within(point: tuple[float, float], polygon: Sequence[tuple[float, float]]) -> bool:
+    outline = np.asarray(polygon, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(outline, (float(point[0]), float(point[1])), False) >= 0
+
+
+def _rank(code: str) -> str:
+    """A standard code's rank (its colour letter off); any other code as it is."""
+    return code[:-1] if code[-1:] in ("R", "B") and code != "JK" else code
 
 
 def _clear_of(card: CardReading, others: Sequence[CardReading]) -> bool:
-    """Whether ``card``'s index lies clear of every other card's read indices: neither box
-    overlaps, nor does its index lie on the other's far corner."""
+    """Whether ``card`` lies clear of every other card: neither index box overlaps, its index
+    lies not on the other's far corner, and no card of its rank lies over it (either's index
+    within the other's outline: the same card, its other corner read in the negative)."""
     x0, y0, x1, y1 = card.index_box
     for other in others:
+        if _rank(other.code) == _rank(card.code) and (
+            _within(_centre(card.index_box), other.polygon)
+            or _within(_centre(other.index_box), card.polygon)
+        ):
+            return False
         u0, v0, u1, v1 = other.index_box
         if x0 < u1 and u0 < x1 and y0 < v1 and v0 < y1:
             return False
@@ -103,10 +145,13 @@ def _clear_of(card: CardReading, others: Sequence[CardReading]) -> bool:
 
 def _dark_card(card: CardReading, dark: DarkSurface) -> bool:
     """Whether a card the negative read is a dark card: read without a check, its outline on
-    dark paper, and no joker read at one corner only."""
+    dark paper, lighter somewhere along its edge, and no joker read at one corner only."""
     if card.check or (card.code in JOKERS and card.corners < 2):
         return False
-    return dark.share_within(card.polygon) >= ON_DARK
+    return (
+        dark.share_within(card.polygon) >= ON_DARK
+        and dark.share_around(card.polygon) <= AROUND_DARK
+    )
 
 
 def joined(reading: Reading, negative: Reading, dark: DarkSurface) -> Reading:
