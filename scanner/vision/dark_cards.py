@@ -39,8 +39,8 @@ DARK_LEVEL = 0.25
 DARK_SHARE = 0.03
 # a negative's card is added only where at least this share of its outline is that dark: a
 # black card's outline measures 0.3-0.95 (its print and what lies on it the rest), a light
-# card's pips or a light table read in the negative 0-0.05
-ON_DARK = 0.1
+# card's pips, a light table or a rendered table's pattern read in the negative 0-0.25
+ON_DARK = 0.3
 # ... and where at most this share of the band around its outline, a quarter of its size wide,
 # is dark: a card lies on something lighter than itself somewhere along its edge (a black card
 # on a desk or among others measures 0.1-0.77), a keyboard's keys do not (0.8-0.93)
@@ -124,13 +124,19 @@ def _rank(code: str) -> str:
 
 def _clear_of(card: CardReading, others: Sequence[CardReading]) -> bool:
     """Whether ``card`` lies clear of every other card: neither index box overlaps, its index
-    lies not on the other's far corner, and no card of its rank lies over it (either's index
-    within the other's outline: the same card, its other corner read in the negative)."""
+    lies not on the other's far corner, no card of its rank lies over it (either's index within
+    the other's outline: the same card, its other corner read in the negative), and, read at
+    one corner only, its index lies within no other card's outline (a light card's print
+    turned light on dark)."""
     x0, y0, x1, y1 = card.index_box
+    centre = _centre(card.index_box)
     for other in others:
-        if _rank(other.code) == _rank(card.code) and (
-            _within(_centre(card.index_box), other.polygon)
-            or _within(_centre(other.index_box), card.polygon)
+        if _within(centre, other.polygon) and (
+            card.corners < 2 or _rank(other.code) == _rank(card.code)
+        ):
+            return False
+        if _rank(other.code) == _rank(card.code) and _within(
+            _centre(other.index_box), card.polygon
         ):
             return False
         u0, v0, u1, v1 = other.index_box
