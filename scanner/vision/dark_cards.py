@@ -162,11 +162,15 @@ def _dark_card(card: CardReading, dark: DarkSurface) -> bool:
 
 def joined(reading: Reading, negative: Reading, dark: DarkSurface) -> Reading:
     """``reading`` with the dark cards its ``negative`` read (both in the frame's own pixels)
-    where they lie clear of its own cards. Its indices stay its own: what sizes the frame and
-    what ``eval`` says became of a card missed."""
-    added = tuple(
-        card for card in negative.cards if _dark_card(card, dark) and _clear_of(card, reading.cards)
-    )
+    where they lie clear of its own cards and, the surest first, of those added before them (a
+    pip of a dark card read as its rank lies over the card). Its indices stay its own: what
+    sizes the frame and what ``eval`` says became of a card missed."""
+    added: list[CardReading] = []
+    dark_ones = [card for card in negative.cards if _dark_card(card, dark)]
+    for card in sorted(dark_ones, key=lambda card: -card.confidence):
+        if _clear_of(card, (*reading.cards, *added)):
+            added.append(card)
     if not added:
         return reading
-    return replace(reading, cards=reading.cards + added)
+    kept = [card for card in negative.cards if any(card is one for one in added)]
+    return replace(reading, cards=reading.cards + tuple(kept))
