@@ -41,6 +41,7 @@ The rules the stages apply (pure functions, tested without any model):
 - ``gaps``: where a fan's unread cards should lie
 - ``proportion``: a card far smaller than the sure cards around it is no card
 - ``scale``, ``large_frame``, ``second_look``: the scales a frame is read at
+- ``dark_cards``: cards printed light on dark stock, read in the frame's negative
 - ``legibility``: whether a frame's cards are large enough to read well, in players' words
 
 Around it:

@@ -136,13 +136,15 @@ def test_a_still_whose_preview_measures_its_indices_well_is_read_at_the_preview(
 def test_a_phone_photo_of_two_cards_close_up_is_never_read_in_full(recogniser):
     """A real photo of a nine and an ace of hearts (``fixtures/vision/second_look``) scaled up
     eight times, as a twelve-megapixel phone photo of two cards shows them (indices about 120
-    px): read at the preview and then smaller, never at its own size, both cards found."""
+    px): read at the preview and then smaller, never at its own size, both cards found. Its
+    black cloth is dark enough for a dark card: its negative is read once more, at the scale
+    kept (``dark_cards``)."""
     photo = cv2.imread(str(SECOND_LOOK / "IMG_2598.JPG"))[:, :, ::-1]
     large = np.ascontiguousarray(cv2.resize(photo, None, fx=8, fy=8, interpolation=cv2.INTER_CUBIC))
     reading = recogniser.read(large)
     assert sorted(c.code for c in reading.cards) == ["9R", "AR"]
     pixels = large.shape[0] * large.shape[1]
-    assert len(reading.looked) == 2
+    assert len(reading.looked) == 3 and reading.looked[2] == reading.scale
     assert all(pixels * factor**2 <= PREVIEW_PIXELS * 1.01 for factor in reading.looked)
     assert reading.scale < preview_factor((large.shape[1], large.shape[0]))
 
