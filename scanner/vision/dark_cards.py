@@ -172,5 +172,6 @@ def joined(reading: Reading, negative: Reading, dark: DarkSurface) -> Reading:
             added.append(card)
     if not added:
         return reading
-    kept = [card for card in negative.cards if any(card is one for one in added)]
-    return replace(reading, cards=reading.cards + tuple(kept))
+    chosen = {id(card) for card in added}  # in the negative's own order
+    kept = tuple(card for card in negative.cards if id(card) in chosen)
+    return replace(reading, cards=reading.cards + kept)

@@ -145,10 +145,13 @@ class Recogniser:
         check_deck(deck)
         check_frame(frame)
         clock = StageClock()
-        dark = DarkSurface.of(frame, frame_white(frame)) if self.options.dark_cards else None
+        # measured once for the frame: the dark surface and every scale's dark print use it
+        white = frame_white(frame) if self.options.dark_cards else None
+        dark = DarkSurface.of(frame, white) if white is not None else None
         sizes = SizePolicy((frame.shape[1], frame.shape[0]), self.contract, self.options, dark)
         while sizes.proposed is not None:
-            sizes.read(self._read_at(frame, sizes.proposed, deck, melds, clock))
+            context = self.context(frame, deck, melds=melds, scale=sizes.proposed, white=white)
+            sizes.read(self._read_at(context, clock))
         reading = replace(sizes.kept, timing_ms=clock.ms(), looked=tuple(clock.looked))
         log.debug(
             "read %d cards in %.0f ms (scaled %.2f)",
@@ -158,12 +161,11 @@ class Recogniser:
         )
         return reading
 
-    def _read_at(
-        self, frame: np.ndarray, scale: Scale, deck: str | None, melds: bool, clock: StageClock
-    ) -> Reading:
-        """``frame`` read at ``scale``: every stage in turn. Where the indices rechecked there
-        are too small to read well, the frame is read again from the start, scaled up."""
-        context = self.context(frame, deck, melds=melds, scale=scale)
+    def _read_at(self, context: FrameContext, clock: StageClock) -> Reading:
+        """The context's frame read at its scale: every stage in turn. Where the indices
+        rechecked there are too small to read well, the frame is read again from the start,
+        scaled up."""
+        scale = context.scale
         clock.looked.append(scale.total)
         work = Work()
         for stage in STAGES:
@@ -172,7 +174,7 @@ class Recogniser:
             if stage is recheck and scale.scale_up:
                 factor = size.scale_up(context, work)
                 if factor != 1.0:
-                    return self._read_at(frame, scale.then(factor), deck, melds, clock)
+                    return self._read_at(replace(context, scale=scale.then(factor)), clock)
         return self._reading(work, scale)
 
     def context(
@@ -182,12 +184,21 @@ class Recogniser:
         *,
         melds: bool = True,
         scale: Scale | None = None,
+        white: np.ndarray | None = None,
     ) -> FrameContext:
-        """The context the stages read ``frame`` in at ``scale``: what a test of one stage
-        runs it with."""
+        """The context the stages read ``frame`` in at ``scale`` (``white``: the frame's, where
+        measured already): what a test of one stage runs it with."""
         scale = scale or Scale(1.0)
         return FrameContext(
-            frame, scale, deck, melds, self.contract, self.options, self.networks, self.profile
+            frame,
+            scale,
+            deck,
+            melds,
+            self.contract,
+            self.options,
+            self.networks,
+            self.profile,
+            known_white=white,
         )
 
     def _reading(self, work: Work, scale: Scale) -> Reading:

@@ -54,6 +54,8 @@ class FrameContext:
     options: ReadOptions
     nets: Networks
     profile: Profile | None = None  # the table's deck, taught (profile.py)
+    # the frame's white where the recogniser measured it already (for ``dark_cards``)
+    known_white: np.ndarray | None = None
 
     @property
     def wider_below(self) -> float:
@@ -64,8 +66,8 @@ class FrameContext:
     @cached_property
     def white(self) -> np.ndarray:
         """The colour of the frame's brightest surfaces, what a dark card's print is balanced
-        by (``ink_colour.py``): measured once a frame and scale, where asked."""
-        return frame_white(self.frame)
+        by (``ink_colour.py``): measured once a frame, where asked."""
+        return frame_white(self.frame) if self.known_white is None else self.known_white
 
     @property
     def none(self) -> str:
