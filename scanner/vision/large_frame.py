@@ -34,6 +34,11 @@ AS_IT_CAME = 0.8
 # without a check: the locator reads indices of 30 px, not of 45.
 LARGE_INDEX = 40.0
 SMALLEST_SIDE = 200  # px: no frame is read smaller than this on its short side
+# A frame that reads this many cards without a check or fewer may be a close-up whose indices
+# the locator measures smaller than they are (a phone's photo of a card or two): it is read
+# again at each of CLOSE_UP_SCALES times its scale, the reading with more such cards kept.
+CLOSE_UP_CARDS = 3
+CLOSE_UP_SCALES = (0.5, 0.33)
 # Two factors within this ratio read a frame about alike: the preview's reading then stands, and
 # no size so near one read already is looked at again (``second_look.py``).
 ALIKE = 1.25
@@ -52,6 +57,24 @@ def smaller_factor(sizes: Sequence[float], frame_size: tuple[int, int]) -> float
     if median <= LARGE_INDEX or factor * min(frame_size) < SMALLEST_SIDE:
         return None
     return factor
+
+
+def close_up_factors(
+    standing: int, scale: float, frame_size: tuple[int, int], looked: Sequence[float]
+) -> tuple[float, ...]:
+    """The factors to read a frame of ``frame_size`` (width, height) at again, smaller, where
+    its reading at ``scale`` holds only ``standing`` cards read without a check (CLOSE_UP_CARDS
+    or fewer): ``scale`` times each of CLOSE_UP_SCALES that leaves the frame's short side
+    SMALLEST_SIDE px or more and reads unlike every factor ``looked`` at (``alike``)."""
+    if standing > CLOSE_UP_CARDS:
+        return ()
+    factors = [scale * down for down in CLOSE_UP_SCALES]
+    return tuple(
+        factor
+        for factor in factors
+        if factor * min(frame_size) >= SMALLEST_SIDE
+        and not any(alike(factor, seen) for seen in looked)
+    )
 
 
 def alike(factor: float, other: float) -> bool:

@@ -22,7 +22,17 @@ from scanner.vision.errors import RecogniserError
 from scanner.vision.turns import TURN_CHOICES
 
 # one name for several switches: the old ``rescale=False`` turned every size rule off at once
-GROUPS = {"rescale": ("preview", "smaller", "scale_up", "second_look", "look_smaller", "negative")}
+GROUPS = {
+    "rescale": (
+        "preview",
+        "smaller",
+        "close_up",
+        "scale_up",
+        "second_look",
+        "look_smaller",
+        "negative",
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -36,6 +46,7 @@ class ReadOptions:
     # size: the scales a frame is read at (``stages/size.py``)
     preview: bool = True  # a frame larger than the locator learnt first read as a preview
     smaller: bool = True  # a frame of large indices read smaller as well
+    close_up: bool = True  # a frame that reads few cards read smaller too: it may be a close-up
     scale_up: bool = True  # a frame of small indices read again scaled up
     second_look: bool = True  # a frame with no card read again at other scales
     look_smaller: bool = True  # ... a small one smaller too, before it is read larger

@@ -7,6 +7,8 @@ locator learnt is read first as a preview, then at the size its indices call for
 a frame of small indices again scaled up (``scale.py``: :func:`scale_up`, judged once the
 marks are read and rechecked); a frame in which no card is read at other sizes
 (``second_look.py``), and then, all over again, as its negative: light print on dark cards;
+a frame that reads few cards smaller too, as the close-up it may be (``large_frame.py``:
+:func:`close_up_factors`);
 a frame that reads cards and holds dark surface enough for a card, as its negative too, its
 cards clear of the frame's own added (``dark_cards.py``). Each rule is a switch of
 :class:`ReadOptions`.
@@ -19,7 +21,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from scanner.vision.dark_cards import DarkSurface, joined
-from scanner.vision.large_frame import factor_from_preview, preview_factor, smaller_factor
+from scanner.vision.large_frame import (
+    close_up_factors,
+    factor_from_preview,
+    preview_factor,
+    smaller_factor,
+)
 from scanner.vision.scale import SIZES_SURE, reading_scale, scaled_frame, sure_index_sizes
 from scanner.vision.second_look import second_look_factors, standing
 from scanner.vision.stages.records import FrameContext, Scale, Work
@@ -134,6 +141,16 @@ def _looks(
             again = yield Scale(factor, scale_up, negative=negative)
             reading = reading if reading.cards and not again.cards else again
             looked.append(factor)
+    if reading.cards and options.close_up and reading.scale <= 1.0:
+        # few cards read: a close-up's indices may be larger than the locator measures them,
+        # so it is read smaller too, the reading with more cards read without a check kept
+        for factor in close_up_factors(
+            len(standing(reading.cards)), reading.scale, frame_size, looked
+        ):
+            again = yield Scale(factor, scale_up, negative=negative)
+            looked.append(factor)
+            if len(standing(again.cards)) > len(standing(reading.cards)):
+                reading = again
     if reading.cards or reading.scale not in looked or not options.second_look:
         return reading  # cards read, or read scaled up for small indices already
     scales = second_look_factors(

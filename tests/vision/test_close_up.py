@@ -1,0 +1,72 @@
+"""Rule ``close_up``: a frame that reads few cards is read smaller too, as a close-up whose
+indices the locator measures smaller than they are."""
+
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.vision.large_frame import CLOSE_UP_CARDS, SMALLEST_SIDE, close_up_factors
+from scanner.vision.recogniser import Recogniser
+from tests.vision.test_second_look import _inside, _labelled_cards
+
+SECOND_LOOK = Path(__file__).resolve().parents[1] / "fixtures" / "vision" / "second_look"
+
+
+def test_a_frame_that_reads_many_cards_is_no_close_up():
+    assert close_up_factors(CLOSE_UP_CARDS + 1, 1.0, (1280, 960), [1.0]) == ()
+    assert close_up_factors(CLOSE_UP_CARDS, 1.0, (1280, 960), [1.0]) != ()
+
+
+def test_a_close_up_is_read_at_each_smaller_factor_unlike_those_looked_at():
+    factors = close_up_factors(1, 1.0, (1280, 960), [1.0])
+    assert len(factors) >= 2 and all(f < 1.0 for f in factors)
+    assert list(factors) == sorted(factors, reverse=True)
+    # a factor read already (by the rule ``smaller``) is not read again
+    assert factors[0] not in close_up_factors(1, 1.0, (1280, 960), [1.0, factors[0] * 0.95])
+    # from a scale the frame was read at, not from the frame as it came
+    assert close_up_factors(1, 0.5, (2560, 1920), [0.5]) == tuple(0.5 * f for f in factors)
+
+
+def test_no_frame_is_read_smaller_than_the_smallest_side():
+    for factor in close_up_factors(0, 1.0, (640, 480), [1.0]):
+        assert factor * 480 >= SMALLEST_SIDE
+    assert close_up_factors(0, 1.0, (300, 250), [1.0]) == ()
+
+
+@pytest.fixture(scope="module")
+def recogniser():
+    return Recogniser.load()
+
+
+@pytest.fixture(scope="module")
+def close_up():
+    """A real photo of a King and an ace of hearts scaled up three times (1512×1134): indices
+    about 90 px high, larger than any the locator learnt; and where each card lies."""
+    photo = cv2.imread(str(SECOND_LOOK / "IMG_2640.JPG"))[:, :, ::-1]
+    large = np.ascontiguousarray(cv2.resize(photo, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC))
+    boxes = {
+        rank: tuple(3 * v for v in box)
+        for rank, box in _labelled_cards(SECOND_LOOK / "IMG_2640.xml")
+    }
+    return large, boxes
+
+
+def test_a_close_up_is_read_smaller_where_that_reads_more(recogniser, close_up):
+    """With the rule ``smaller`` (which trusts the sizes the locator measures) off, the rule
+    alone finds both cards, each on its own card, read at a factor under 1."""
+    large, boxes = close_up
+    reading = recogniser.without("smaller").read(large)
+    assert sorted(c.code for c in reading.cards) == ["AR", "KR"]
+    by_code = {c.code: c for c in reading.cards}
+    assert _inside(by_code["KR"], boxes["king"]) and _inside(by_code["AR"], boxes["ace"])
+    assert reading.scale < 1.0 and reading.scale in reading.looked
+
+
+def test_a_close_up_read_smaller_never_reads_fewer(recogniser, close_up):
+    large, _ = close_up
+    read = Counter(c.code for c in recogniser.without("smaller").read(large).cards if not c.check)
+    as_it_comes = recogniser.without("smaller", "close_up").read(large)
+    assert sum(read.values()) >= sum(1 for c in as_it_comes.cards if not c.check)
