@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import csv
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -34,6 +35,19 @@ def dulled(bgr: np.ndarray) -> np.ndarray:
 def write_dulled(source: Path, labels: Path, out: Path) -> int:
     """Every photo ``labels`` names (column ``image``, relative to ``source``) dulled under
     ``out``; the labels copied to ``out/labels.csv``. Returns how many photos were written."""
+    return write_each(source, labels, out, dulled, QUALITY)
+
+
+def write_each(
+    source: Path,
+    labels: Path,
+    out: Path,
+    change: Callable[[np.ndarray], np.ndarray],
+    quality: int,
+) -> int:
+    """Every photo ``labels`` names (column ``image``, relative to ``source``) changed by
+    ``change`` (BGR in, BGR out) and written under ``out`` at its own relative path as a JPEG
+    of ``quality``; the labels copied to ``out/labels.csv``. Returns how many were written."""
     with labels.open(newline="") as handle:
         images = [row["image"] for row in csv.DictReader(handle)]
     for image in images:
@@ -42,7 +56,7 @@ def write_dulled(source: Path, labels: Path, out: Path) -> int:
             raise SystemExit(f"{source / image}: not a photo this can read")
         target = out / image
         target.parent.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(target), dulled(bgr), [cv2.IMWRITE_JPEG_QUALITY, QUALITY])
+        cv2.imwrite(str(target), change(bgr), [cv2.IMWRITE_JPEG_QUALITY, quality])
     shutil.copy(labels, out / "labels.csv")
     return len(images)
 

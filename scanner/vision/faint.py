@@ -6,11 +6,6 @@ locator unsure of a small index, at times a pattern on the cloth. It is read onc
 the locator gives it, and counts only where the classifier reads a card in it FAINT_SURE sure:
 turning every faint mark costs more than it finds.
 
-A faint mark near the frame's edge is read in full, as a clear mark is (turned where unsure,
-moved where the refiner says its index lies, looked at closer), and counts as any faint mark
-does. There the locator sees only part of the index's surroundings and its heat is lower, and
-large cards there were missed about six times as often as elsewhere.
-
 A large faint mark (its index FAINT_LARGE_PX or more on its short side, in the pixels of the
 frame as read, its heat at least FAINT_LARGE_HEAT) counts from FAINT_LARGE_SURE: many large
 cards missed with no reading had such a mark on them.
@@ -25,7 +20,6 @@ from scanner.vision.decode import IndexCandidate
 # Each chosen in model/experiments/faint-marks.md:
 FAINT_HEAT = 0.1  # heat from which a mark is read at all: more cards for a little time
 FAINT_SURE = 0.9  # a faint mark counts only where read this sure: fewer phantoms
-NEAR_EDGE = 2.0  # index sizes (short sides) from the edge within which a faint mark is read in full
 FAINT_LARGE_PX = 8.0  # px: a faint mark at least this large …
 FAINT_LARGE_HEAT = 0.2  # … and this hot …
 FAINT_LARGE_SURE = 0.7  # … counts from this sure: found large cards, no phantoms more
@@ -35,14 +29,6 @@ def large(candidate: IndexCandidate) -> bool:
     """Whether a faint ``candidate`` is large and not too faint (FAINT_LARGE_PX, _HEAT)."""
     side = min(candidate.index_h, candidate.index_w)
     return side >= FAINT_LARGE_PX and candidate.score >= FAINT_LARGE_HEAT
-
-
-def read_in_full(candidate: IndexCandidate, frame_size: tuple[int, int]) -> bool:
-    """Whether a faint ``candidate`` in a frame of ``frame_size`` (width, height) px is read as
-    a clear mark is: its centre less than NEAR_EDGE index sizes from the frame's edge."""
-    width, height = frame_size
-    edge = min(candidate.x, candidate.y, width - candidate.x, height - candidate.y)
-    return edge < NEAR_EDGE * min(candidate.index_h, candidate.index_w)
 
 
 def counts(

@@ -54,7 +54,6 @@ class ReadOptions:
     dark_cards: bool = True  # a frame with dark surface enough for a card: its negative's too
     # locate
     faint: bool = True  # the locator's faint marks read (once), kept where a card reads surely
-    faint_edge: bool = True  # a faint mark near the frame's edge read in full, as a clear one
     faint_large: bool = True  # a large faint mark counts from a lower bar (``faint.py``)
     # classify
     suits_below: bool = True  # a bare number read again where a suit sign would lie

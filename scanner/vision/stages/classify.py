@@ -22,7 +22,6 @@ from scanner.vision import ink_colour, suit_below
 from scanner.vision.cards import IndexReading
 from scanner.vision.decks import best_in_deck, infer_deck
 from scanner.vision.decode import IndexCandidate
-from scanner.vision.faint import read_in_full
 from scanner.vision.networks import softmax
 from scanner.vision.preprocess import normalise, upright_crops, wider_crops
 from scanner.vision.stages.records import FrameContext, Work
@@ -34,8 +33,7 @@ NAME = "classify"
 def run(context: FrameContext, work: Work) -> Work:
     threshold = context.contract.peak_threshold
     image = work.image
-    edge = context.options.faint_edge
-    in_full = [m.score > threshold or (edge and read_in_full(m, work.bounds)) for m in work.marks]
+    in_full = [m.score > threshold for m in work.marks]
     full = tuple(m for m, whole in zip(work.marks, in_full, strict=True) if whole)
     faint = tuple(m for m, whole in zip(work.marks, in_full, strict=True) if not whole)
     first, contested = opinions(context, image, full)

@@ -84,6 +84,16 @@ class SizePolicy:
             self.proposed, self.kept = None, done.value
 
 
+def reads_more(again: Reading, reading: Reading) -> bool:
+    """Whether ``again`` (the frame read at another size) reads more than ``reading``: more
+    cards without a check, or as many of more codes. A card larger than the locator learnt is
+    at times read at both corners as two cards where its neighbour is missed."""
+    more, first = standing(again.cards), standing(reading.cards)
+    if len(more) != len(first):
+        return len(more) > len(first)
+    return len({c.code for c in more}) > len({c.code for c in first})
+
+
 def _sure_sizes(reading: Reading, contract: Contract) -> list[float]:
     """The short sides of the indices ``reading`` read as cards at least SIZES_SURE sure, in
     the frame's own pixels: what the scale a frame is read at is judged by."""
@@ -129,7 +139,7 @@ def _looks(
             factor = smaller_factor(_sure_sizes(reading, contract), frame_size)
             if factor is not None:
                 again = yield Scale(factor, scale_up, negative=negative)
-                if len(standing(again.cards)) > len(standing(reading.cards)):
+                if reads_more(again, reading):
                     reading = again
     else:
         # a frame larger than the locator learnt: its preview first, then the frame at the
@@ -149,7 +159,7 @@ def _looks(
         ):
             again = yield Scale(factor, scale_up, negative=negative)
             looked.append(factor)
-            if len(standing(again.cards)) > len(standing(reading.cards)):
+            if reads_more(again, reading):
                 reading = again
     if reading.cards or reading.scale not in looked or not options.second_look:
         return reading  # cards read, or read scaled up for small indices already
