@@ -50,6 +50,15 @@ BAND = 0.25
 JOKERS = frozenset({"JK", "JOKER"})
 # at most this many pixels measured (every n-th row and column)
 MOST_PIXELS = 65536
+# Only the part of the frame where a dark card may lie is read as its negative: its dark
+# patches from this share of the frame's median card (a dark card partly covered) up to this
+# share of the frame or this many cards, whichever is more (larger: the table itself, on which
+# a dark card shows no lighter edge; a close-up's card may fill half the frame), grown by this
+# share of a card's side (its index lies at its edge).
+PATCH_FROM = 0.3
+PATCH_TO = 0.4
+PATCH_CARDS = 12
+PATCH_GROW = 0.5
 
 
 @dataclass(frozen=True)
@@ -83,6 +92,36 @@ class DarkSurface:
     def may_hold_dark_cards(self) -> bool:
         """Whether the frame holds dark surface enough for a dark card."""
         return self.share >= DARK_SHARE
+
+    def card_region(
+        self, cards: Sequence[CardReading], frame_size: tuple[int, int]
+    ) -> tuple[int, int, int, int] | None:
+        """The box (x0, y0, x1, y1, frame px) around every dark patch a dark card may be, as
+        large as the frame's median card (``cards``, read as the frame came) or a little
+        smaller, and at most PATCH_TO of a frame of ``frame_size`` (width, height); grown by
+        PATCH_GROW of a card's side. None where there is no such patch."""
+        areas = [abs(cv2.contourArea(np.asarray(c.polygon, np.float32))) for c in cards]
+        card = float(np.median(areas)) / self.step**2 if areas else 0.0
+        if card <= 0 or not self.mask.any():
+            return None
+        _, _, stats, _ = cv2.connectedComponentsWithStats(self.mask.astype(np.uint8), 8)
+        size = stats[1:, cv2.CC_STAT_AREA]
+        most = max(PATCH_TO * self.mask.size, PATCH_CARDS * card)
+        patches = stats[1:][(size >= PATCH_FROM * card) & (size <= most)]
+        if not len(patches):
+            return None
+        grow = PATCH_GROW * math.sqrt(card)
+        x0 = patches[:, cv2.CC_STAT_LEFT].min() - grow
+        y0 = patches[:, cv2.CC_STAT_TOP].min() - grow
+        x1 = (patches[:, cv2.CC_STAT_LEFT] + patches[:, cv2.CC_STAT_WIDTH]).max() + grow
+        y1 = (patches[:, cv2.CC_STAT_TOP] + patches[:, cv2.CC_STAT_HEIGHT]).max() + grow
+        width, height = frame_size
+        return (
+            max(0, int(x0 * self.step)),
+            max(0, int(y0 * self.step)),
+            min(width, math.ceil(x1 * self.step)),
+            min(height, math.ceil(y1 * self.step)),
+        )
 
     def share_within(self, polygon: Sequence[tuple[float, float]]) -> float:
         """The share of ``polygon`` (frame px) that is dark; 0 where it covers no pixel."""

@@ -125,6 +125,47 @@ def scaled_back(cards: Sequence[CardReading], factor: float) -> tuple[CardReadin
     )
 
 
+def shifted(cards: Sequence[CardReading], dx: float, dy: float) -> tuple[CardReading, ...]:
+    """Cards read in a part of a frame whose corner lies at (``dx``, ``dy``), in the whole
+    frame's pixels."""
+    return tuple(
+        replace(
+            card,
+            index_box=(
+                card.index_box[0] + dx,
+                card.index_box[1] + dy,
+                card.index_box[2] + dx,
+                card.index_box[3] + dy,
+            ),
+            polygon=tuple((x + dx, y + dy) for x, y in card.polygon),
+            other_corner=None
+            if card.other_corner is None
+            else (card.other_corner[0] + dx, card.other_corner[1] + dy),
+        )
+        for card in cards
+    )
+
+
+def indices_shifted(
+    readings: Sequence[IndexReading], dx: float, dy: float
+) -> tuple[IndexReading, ...]:
+    """Indices read in a part of a frame whose corner lies at (``dx``, ``dy``), in the whole
+    frame's pixels."""
+    return tuple(
+        replace(
+            reading,
+            index=replace(
+                reading.index,
+                x=reading.index.x + dx,
+                y=reading.index.y + dy,
+                card_x=reading.index.card_x + dx,
+                card_y=reading.index.card_y + dy,
+            ),
+        )
+        for reading in readings
+    )
+
+
 def indices_scaled_back(
     readings: Sequence[IndexReading], factor: float
 ) -> tuple[IndexReading, ...]:

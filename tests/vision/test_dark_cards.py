@@ -9,9 +9,17 @@ import numpy as np
 import pytest
 
 from scanner.vision.cards import CardReading
-from scanner.vision.dark_cards import DARK_SHARE, MOST_PIXELS, DarkSurface, joined
+from scanner.vision.dark_cards import (
+    DARK_SHARE,
+    MOST_PIXELS,
+    PATCH_GROW,
+    PATCH_TO,
+    DarkSurface,
+    joined,
+)
 from scanner.vision.reading import Reading
 from scanner.vision.recogniser import Recogniser
+from tests.vision.test_second_look import _inside, _labelled_cards
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "vision" / "second_look"
 WHITE = np.array([230.0, 230.0, 230.0])
@@ -55,6 +63,28 @@ def test_a_dark_share_is_measured_within_a_cards_outline():
     assert dark.share_within(((250, 50), (310, 50), (310, 134), (250, 134))) == 0.0
     half = ((130, 100), (190, 100), (190, 184), (130, 184))
     assert dark.share_within(half) == pytest.approx(0.5, abs=0.05)
+
+
+def test_only_the_part_of_the_frame_where_a_dark_card_may_lie_is_read_as_its_negative():
+    light = _card("9R", (300, 150))  # the frame's own card: its outline sets a card's size
+    dark = DarkSurface.of(_desk((100, 100, 160, 184)), WHITE)
+    x0, y0, x1, y1 = dark.card_region([light], (400, 300))
+    grow = PATCH_GROW * np.sqrt(60 * 84)
+    assert x0 == pytest.approx(100 - grow, abs=2) and y0 == pytest.approx(100 - grow, abs=2)
+    assert x1 == pytest.approx(160 + grow, abs=2) and y1 == pytest.approx(184 + grow, abs=2)
+    # clipped to the frame
+    corner = DarkSurface.of(_desk((0, 0, 60, 84)), WHITE).card_region([light], (400, 300))
+    assert corner[:2] == (0, 0)
+
+
+def test_no_part_is_read_where_the_dark_is_too_small_for_a_card_or_is_the_table():
+    light = _card("9R", (300, 150))
+    crumb = DarkSurface.of(_desk((100, 100, 110, 110)), WHITE)  # a coin, a shadow
+    assert crumb.card_region([light], (400, 300)) is None
+    table = np.full((300, 400, 3), 25, np.uint8)
+    table[150:234, 300:360] = 230  # a light card on a dark table, nothing else
+    dark_table = DarkSurface.of(table, WHITE)
+    assert dark_table.share > PATCH_TO and dark_table.card_region([light], (400, 300)) is None
 
 
 def test_a_large_frame_is_measured_on_a_grid_of_its_pixels():
@@ -117,6 +147,22 @@ def test_dark_cards_beside_light_ones_are_read_as_the_frames_negative(light_and_
     assert sorted(card.code[:-1] for card in halves["dark"]) == ["9", "A"]
     assert not any(card.check for card in halves["dark"])
     assert reading.looked[-1] == reading.scale  # the negative read once, at the kept scale
+
+
+def test_a_part_of_the_frame_read_as_its_negative_puts_its_cards_where_they_lie(light_and_dark):
+    """The negative is read only around the dark half's cards; its cards come back in the
+    whole frame's pixels, each on its own labelled card (the labels' boxes shifted by the
+    light half's width)."""
+    middle = light_and_dark.shape[1] // 2
+    boxes = {
+        rank: (x0 + middle, y0, x1 + middle, y1)
+        for rank, (x0, y0, x1, y1) in _labelled_cards(FIXTURE / "IMG_2598.xml")
+    }
+    reading = Recogniser.load(threads=1).read(light_and_dark)
+    dark = [c for c in reading.cards if c.index_box[0] >= middle]
+    assert sorted(c.code[:-1] for c in dark) == ["9", "A"]
+    for card in dark:
+        assert _inside(card, boxes["nine" if card.code.startswith("9") else "ace"])
 
 
 def test_without_the_rule_the_negative_is_not_read(light_and_dark):

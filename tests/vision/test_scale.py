@@ -20,9 +20,11 @@ from scanner.vision.scale import (
     SIZES_SURE,
     SMALL_SHARE,
     indices_scaled_back,
+    indices_shifted,
     reading_scale,
     scaled_back,
     scaled_frame,
+    shifted,
     working_scale,
 )
 
@@ -148,6 +150,21 @@ def test_indices_read_in_a_scaled_frame_lie_back_where_their_cards_do(factor):
     assert reading.index.index_box() == pytest.approx(card.index_box)
     assert np.array(reading.index.card_polygon()) == pytest.approx(np.array(card.polygon))
     assert reading.code == "QB" and reading.index.angle == 30.0
+
+
+def test_what_is_read_in_a_part_of_a_frame_lies_back_where_it_is_in_the_frame():
+    index = IndexCandidate(40.0, 60.0, 0.9, 30.0, 12.0, 8.0, 70.0, 100.0, 60.0, 84.0)
+    read = IndexReading(index, "QB", 0.95)
+    (card,) = merge_cards([read], not_an_index="none", min_confidence=0.5)
+    card = replace(card, other_corner=(90.0, 140.0))
+    (moved,) = shifted([card], 300.0, 200.0)
+    (moved_index,) = indices_shifted([read], 300.0, 200.0)
+    assert moved.index_box == pytest.approx(np.add(card.index_box, (300, 200, 300, 200)))
+    assert np.array(moved.polygon) == pytest.approx(np.add(card.polygon, (300, 200)))
+    assert moved.other_corner == pytest.approx((390.0, 340.0))
+    assert moved_index.index.index_box() == pytest.approx(moved.index_box)
+    assert np.array(moved_index.index.card_polygon()) == pytest.approx(np.array(moved.polygon))
+    assert (moved.code, moved_index.index.angle) == ("QB", 30.0)
 
 
 def test_cards_of_a_frame_read_as_it_came_are_given_back_unchanged():

@@ -23,12 +23,14 @@ class Scale:
     """A scale to read a frame at, as the size policy proposes it: the frame is scaled by
     ``factor``, then by ``again`` (a frame of small indices read again scaled up; 1.0 when
     not). ``scale_up``: whether the indices read at this scale may still call for that.
-    ``negative``: the frame read as its negative (light print on dark cards)."""
+    ``negative``: the frame read as its negative (light print on dark cards). ``region``: only
+    this box of the frame as it came (x0, y0, x1, y1) read; None: the whole frame."""
 
     factor: float
     scale_up: bool = True
     again: float = 1.0
     negative: bool = False
+    region: tuple[int, int, int, int] | None = None
 
     @property
     def total(self) -> float:
@@ -37,7 +39,9 @@ class Scale:
 
     def then(self, factor: float) -> Scale:
         """This scale, read again scaled up by ``factor``, and no further."""
-        return Scale(self.factor, scale_up=False, again=factor, negative=self.negative)
+        return Scale(
+            self.factor, scale_up=False, again=factor, negative=self.negative, region=self.region
+        )
 
 
 @dataclass(frozen=True)

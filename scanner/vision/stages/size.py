@@ -20,6 +20,8 @@ from collections.abc import Generator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from scanner.vision.dark_cards import DarkSurface, joined
 from scanner.vision.large_frame import (
     close_up_factors,
@@ -43,7 +45,11 @@ def run(context: FrameContext, work: Work) -> Work:
     """The frame at the context's scale (scaled twice where it is read again scaled up, as
     the frame read first was)."""
     scale = context.scale
-    image = context.frame if scale.factor == 1.0 else scaled_frame(context.frame, scale.factor)
+    frame = context.frame
+    if scale.region is not None:
+        x0, y0, x1, y1 = scale.region
+        frame = np.ascontiguousarray(frame[y0:y1, x0:x1])
+    image = frame if scale.factor == 1.0 else scaled_frame(frame, scale.factor)
     if scale.again != 1.0:
         image = scaled_frame(image, scale.again)
     if scale.negative:
@@ -113,7 +119,10 @@ def _scales(
     model/experiments/second-look.md)."""
     reading = yield from _looks(frame_size, contract, options, negative=False)
     if reading.cards and dark is not None and dark.may_hold_dark_cards:
-        negative = yield Scale(reading.scale, scale_up=False, negative=True)
+        region = dark.card_region(reading.cards, frame_size)
+        if region is None:
+            return reading
+        negative = yield Scale(reading.scale, scale_up=False, negative=True, region=region)
         return joined(reading, negative, dark)
     if reading.cards or not options.negative:
         return reading
