@@ -52,6 +52,7 @@ class ReadOptions:
     look_smaller: bool = True  # ... a small one smaller too, before it is read larger
     negative: bool = True  # ... and as its negative: light print on dark cards
     dark_cards: bool = True  # a frame with dark surface enough for a card: its negative's too
+    dark_cards_sure: bool = True  # ... its doubtful marks not read again: only sure cards count
     # locate
     faint: bool = True  # the locator's faint marks read (once), kept where a card reads surely
     faint_large: bool = True  # a large faint mark counts from a lower bar (``faint.py``)

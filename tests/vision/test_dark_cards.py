@@ -168,3 +168,24 @@ def test_a_part_of_the_frame_read_as_its_negative_puts_its_cards_where_they_lie(
 def test_without_the_rule_the_negative_is_not_read(light_and_dark):
     reading = Recogniser.load(threads=1).without("dark_cards").read(light_and_dark)
     assert len(reading.looked) < len(Recogniser.load(threads=1).read(light_and_dark).looked)
+
+
+@pytest.mark.parametrize("sure", [True, False])
+def test_the_part_read_as_a_negative_reads_its_doubtful_marks_again_only_when_asked(sure):
+    """The size policy asks for the dark patch's negative, at the scale the frame's own
+    reading was kept at, without rechecks (``dark_cards_sure``): only what the negative reads
+    surely can be added, and it reads in less time."""
+    from scanner.vision.contract import Contract
+    from scanner.vision.options import ReadOptions
+    from scanner.vision.stages.size import SizePolicy
+
+    frame = _desk((100, 100, 160, 184))
+    options = ReadOptions() if sure else ReadOptions().without("dark_cards_sure")
+    policy = SizePolicy((400, 300), Contract.from_spec(), options, DarkSurface.of(frame, WHITE))
+    assert policy.proposed.recheck and not policy.proposed.negative
+    policy.read(_reading(_card("9R", (300, 150))))
+    negative = policy.proposed
+    assert negative.negative and negative.region is not None
+    assert negative.recheck is not sure and negative.factor == 1.0
+    policy.read(_reading())
+    assert policy.proposed is None and [c.code for c in policy.kept.cards] == ["9R"]

@@ -35,15 +35,19 @@ REFINED_SURE = 0.7  # a card read where the refiner moved its mark counts from t
 @dataclass(frozen=True)
 class Recheck:
     """One way of reading marks again: its ``name`` (a switch of ReadOptions), whether it
-    ``applies`` to the work so far, and the ``run`` that reads them."""
+    ``applies`` to the work so far, and the ``run`` that reads them. ``doubtful``: it reads
+    doubtful marks again, as a scale read without rechecks (``Scale.recheck``) does not."""
 
     name: str
     applies: Callable[[FrameContext, Work], bool]
     run: Callable[[FrameContext, Work], Work]
+    doubtful: bool = True
 
 
 def run(context: FrameContext, work: Work) -> Work:
     for entry in RECHECKS:
+        if entry.doubtful and not context.scale.recheck:
+            continue
         if getattr(context.options, entry.name) and entry.applies(context, work):
             work = entry.run(context, work)
     return work
@@ -203,6 +207,6 @@ RECHECKS = (
     Recheck("turned", _has_doubtful, _turned),
     Recheck("refine", lambda context, work: context.nets.refiner is not None, _refine),
     Recheck("closer", _has_small_unread, _closer),
-    Recheck("faint", _always, _faint),
+    Recheck("faint", _always, _faint, doubtful=False),
     Recheck("corners_agree", _always, _corners_agree),
 )

@@ -24,13 +24,15 @@ class Scale:
     ``factor``, then by ``again`` (a frame of small indices read again scaled up; 1.0 when
     not). ``scale_up``: whether the indices read at this scale may still call for that.
     ``negative``: the frame read as its negative (light print on dark cards). ``region``: only
-    this box of the frame as it came (x0, y0, x1, y1) read; None: the whole frame."""
+    this box of the frame as it came (x0, y0, x1, y1) read; None: the whole frame. ``recheck``:
+    whether doubtful marks are read again (``stages/recheck.py``)."""
 
     factor: float
     scale_up: bool = True
     again: float = 1.0
     negative: bool = False
     region: tuple[int, int, int, int] | None = None
+    recheck: bool = True
 
     @property
     def total(self) -> float:
@@ -40,7 +42,12 @@ class Scale:
     def then(self, factor: float) -> Scale:
         """This scale, read again scaled up by ``factor``, and no further."""
         return Scale(
-            self.factor, scale_up=False, again=factor, negative=self.negative, region=self.region
+            self.factor,
+            scale_up=False,
+            again=factor,
+            negative=self.negative,
+            region=self.region,
+            recheck=self.recheck,
         )
 
 

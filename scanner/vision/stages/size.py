@@ -122,7 +122,13 @@ def _scales(
         region = dark.card_region(reading.cards, frame_size)
         if region is None:
             return reading
-        negative = yield Scale(reading.scale, scale_up=False, negative=True, region=region)
+        negative = yield Scale(
+            reading.scale,
+            scale_up=False,
+            negative=True,
+            region=region,
+            recheck=not options.dark_cards_sure,
+        )
         return joined(reading, negative, dark)
     if reading.cards or not options.negative:
         return reading
