@@ -158,13 +158,16 @@ def _looks(
                     reading = again
     else:
         # a frame larger than the locator learnt: its preview first, then the frame at the
-        # size the preview's indices call for; the preview's reading where only it read cards
+        # size the preview's indices call for; the preview's reading where only it read cards,
+        # or where it reads more (indices larger than the locator learnt are measured small,
+        # and call for a size that reads them worse)
         reading = yield Scale(preview, scale_up=False, negative=negative)
         looked = [preview]
         factor = factor_from_preview(_sure_sizes(reading, contract), preview)
         if factor != preview:
             again = yield Scale(factor, scale_up, negative=negative)
-            reading = reading if reading.cards and not again.cards else again
+            if not (reading.cards and not again.cards) and not reads_more(reading, again):
+                reading = again
             looked.append(factor)
     if reading.cards and options.close_up and reading.scale <= 1.0:
         # few cards read: a close-up's indices may be larger than the locator measures them,
