@@ -189,3 +189,32 @@ def test_the_part_read_as_a_negative_reads_its_doubtful_marks_again_only_when_as
     assert negative.recheck is not sure and negative.factor == 1.0
     policy.read(_reading())
     assert policy.proposed is None and [c.code for c in policy.kept.cards] == ["9R"]
+
+
+def test_a_close_up_of_dark_cards_is_read_smaller_in_its_negative_too():
+    """A frame of one light card and a dark one, each a fifth of the frame across: the dark
+    part read as it came reads nothing surely, so it is read again smaller (``close_up``), in
+    the same part of the frame; with the rule off, not."""
+    from scanner.vision.contract import Contract
+    from scanner.vision.options import ReadOptions
+    from scanner.vision.stages.size import SizePolicy
+
+    frame = np.full((900, 1200, 3), 230, np.uint8)
+    frame[200:620, 100:400] = 25  # the dark card, 300 × 420 px
+    outline = ((700.0, 200.0), (1000.0, 200.0), (1000.0, 620.0), (700.0, 620.0))
+    light = CardReading("9R", 0.9, (700, 200, 760, 290), outline, 0.0, False, 1)
+    for close_up in (True, False):
+        options = ReadOptions() if close_up else ReadOptions().without("close_up")
+        dark = DarkSurface.of(frame, WHITE)
+        policy = SizePolicy((1200, 900), Contract.from_spec(), options, dark)
+        policy.read(_reading(light))
+        while not policy.proposed.negative:  # the frame's own smaller looks read nothing more
+            policy.read(_reading())
+        part = policy.proposed
+        assert part.negative and part.factor == 1.0
+        policy.read(_reading())
+        if close_up:
+            smaller = policy.proposed
+            assert smaller.negative and smaller.region == part.region and smaller.factor < 1.0
+        else:
+            assert policy.proposed is None

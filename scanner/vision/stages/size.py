@@ -122,13 +122,22 @@ def _scales(
         region = dark.card_region(reading.cards, frame_size)
         if region is None:
             return reading
-        negative = yield Scale(
+        part = Scale(
             reading.scale,
             scale_up=False,
             negative=True,
             region=region,
             recheck=not options.dark_cards_sure,
         )
+        negative = yield part
+        if options.close_up and reading.scale <= 1.0:
+            # a close-up of dark cards: their indices too may be larger than the locator reads
+            size = (region[2] - region[0], region[3] - region[1])
+            standing_cards = len(standing(reading.cards)) + len(standing(negative.cards))
+            for factor in close_up_factors(standing_cards, reading.scale, size, [reading.scale]):
+                again = yield replace(part, factor=factor)
+                if reads_more(again, negative):
+                    negative = again
         return joined(reading, negative, dark)
     if reading.cards or not options.negative:
         return reading
