@@ -27,7 +27,9 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from engine import Card, Deck, Rank
 from scanner.vision.cards import CardReading
+from scanner.vision.contract import deck_of
 from scanner.vision.reading import Reading
 
 # A pixel this much darker than the frame's white (its mean channel, as a share of the white's)
@@ -156,9 +158,9 @@ def _within(point: tuple[float, float], polygon: Sequence[tuple[float, float]]) 
     return cv2.pointPolygonTest(outline, (float(point[0]), float(point[1])), False) >= 0
 
 
-def _rank(code: str) -> str:
-    """A standard code's rank (its colour letter off); any other code as it is."""
-    return code[:-1] if code[-1:] in ("R", "B") and code != "JK" else code
+def _rank(code: str) -> Rank:
+    """The rank of a card's code, as the engine reads it (either colour, either deck)."""
+    return Card.from_code(code, Deck(deck_of(code))).rank
 
 
 def _clear_of(card: CardReading, others: Sequence[CardReading]) -> bool:

@@ -12,7 +12,7 @@ figures: model/experiments/scale.md."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 import cv2
@@ -108,42 +108,38 @@ def _back(value: float, factor: float) -> float:
     return (value + 0.5) / factor - 0.5
 
 
+def _moved(
+    cards: Sequence[CardReading], point: Callable[[float, float], tuple[float, float]]
+) -> tuple[CardReading, ...]:
+    """Cards with every point of theirs (index box corners, outline, other corner) moved by
+    ``point``."""
+    moved = []
+    for card in cards:
+        x0, y0 = point(card.index_box[0], card.index_box[1])
+        x1, y1 = point(card.index_box[2], card.index_box[3])
+        other = card.other_corner
+        moved.append(
+            replace(
+                card,
+                index_box=(x0, y0, x1, y1),
+                polygon=tuple(point(x, y) for x, y in card.polygon),
+                other_corner=None if other is None else point(*other),
+            )
+        )
+    return tuple(moved)
+
+
 def scaled_back(cards: Sequence[CardReading], factor: float) -> tuple[CardReading, ...]:
     """Cards read in a frame scaled by ``factor``, in the unscaled frame's pixels."""
     if factor == 1.0:
         return tuple(cards)
-    return tuple(
-        replace(
-            card,
-            index_box=tuple(_back(value, factor) for value in card.index_box),
-            polygon=tuple((_back(x, factor), _back(y, factor)) for x, y in card.polygon),
-            other_corner=None
-            if card.other_corner is None
-            else (_back(card.other_corner[0], factor), _back(card.other_corner[1], factor)),
-        )
-        for card in cards
-    )
+    return _moved(cards, lambda x, y: (_back(x, factor), _back(y, factor)))
 
 
 def shifted(cards: Sequence[CardReading], dx: float, dy: float) -> tuple[CardReading, ...]:
     """Cards read in a part of a frame whose corner lies at (``dx``, ``dy``), in the whole
     frame's pixels."""
-    return tuple(
-        replace(
-            card,
-            index_box=(
-                card.index_box[0] + dx,
-                card.index_box[1] + dy,
-                card.index_box[2] + dx,
-                card.index_box[3] + dy,
-            ),
-            polygon=tuple((x + dx, y + dy) for x, y in card.polygon),
-            other_corner=None
-            if card.other_corner is None
-            else (card.other_corner[0] + dx, card.other_corner[1] + dy),
-        )
-        for card in cards
-    )
+    return _moved(cards, lambda x, y: (x + dx, y + dy))
 
 
 def indices_shifted(

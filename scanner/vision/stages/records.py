@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -41,14 +41,7 @@ class Scale:
 
     def then(self, factor: float) -> Scale:
         """This scale, read again scaled up by ``factor``, and no further."""
-        return Scale(
-            self.factor,
-            scale_up=False,
-            again=factor,
-            negative=self.negative,
-            region=self.region,
-            recheck=self.recheck,
-        )
+        return replace(self, scale_up=False, again=factor)
 
 
 @dataclass(frozen=True)

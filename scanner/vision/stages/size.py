@@ -100,6 +100,18 @@ def reads_more(again: Reading, reading: Reading) -> bool:
     return len({c.code for c in more}) > len({c.code for c in first})
 
 
+def _kept_smaller(
+    reading: Reading, scale: Scale, factors: tuple[float, ...]
+) -> Generator[Scale, Reading, Reading]:
+    """``reading`` or, read at each of ``factors`` in turn (``scale`` with that factor), the
+    reading that reads more (``reads_more``)."""
+    for factor in factors:
+        again = yield replace(scale, factor=factor)
+        if reads_more(again, reading):
+            reading = again
+    return reading
+
+
 def _sure_sizes(reading: Reading, contract: Contract) -> list[float]:
     """The short sides of the indices ``reading`` read as cards at least SIZES_SURE sure, in
     the frame's own pixels: what the scale a frame is read at is judged by."""
@@ -133,11 +145,9 @@ def _scales(
         if options.close_up and reading.scale <= 1.0:
             # a close-up of dark cards: their indices too may be larger than the locator reads
             size = (region[2] - region[0], region[3] - region[1])
-            standing_cards = len(standing(reading.cards)) + len(standing(negative.cards))
-            for factor in close_up_factors(standing_cards, reading.scale, size, [reading.scale]):
-                again = yield replace(part, factor=factor)
-                if reads_more(again, negative):
-                    negative = again
+            cards = len(standing(reading.cards)) + len(standing(negative.cards))
+            factors = close_up_factors(cards, reading.scale, size, [reading.scale])
+            negative = yield from _kept_smaller(negative, part, factors)
         return joined(reading, negative, dark)
     if reading.cards or not options.negative:
         return reading
@@ -181,13 +191,11 @@ def _looks(
     if reading.cards and options.close_up and reading.scale <= 1.0:
         # few cards read: a close-up's indices may be larger than the locator measures them,
         # so it is read smaller too, the reading with more cards read without a check kept
-        for factor in close_up_factors(
-            len(standing(reading.cards)), reading.scale, frame_size, looked
-        ):
-            again = yield Scale(factor, scale_up, negative=negative)
-            looked.append(factor)
-            if reads_more(again, reading):
-                reading = again
+        factors = close_up_factors(len(standing(reading.cards)), reading.scale, frame_size, looked)
+        looked.extend(factors)
+        reading = yield from _kept_smaller(
+            reading, Scale(1.0, scale_up, negative=negative), factors
+        )
     if reading.cards or reading.scale not in looked or not options.second_look:
         return reading  # cards read, or read scaled up for small indices already
     scales = second_look_factors(
