@@ -8,11 +8,16 @@ import cv2
 import numpy as np
 import pytest
 
+from scanner.vision.cards import CardReading
 from scanner.vision.large_frame import CLOSE_UP_CARDS, SMALLEST_SIDE, close_up_factors
+from scanner.vision.reading import Reading
 from scanner.vision.recogniser import Recogniser
+from scanner.vision.stages.size import reads_more
 from tests.vision.test_second_look import _inside, _labelled_cards
 
-SECOND_LOOK = Path(__file__).resolve().parents[1] / "fixtures" / "vision" / "second_look"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "vision"
+SECOND_LOOK = FIXTURES / "second_look"
+LONE_CARD = FIXTURES / "close_up" / "IMG_20220921_193925.jpg"
 
 
 def test_a_frame_that_reads_many_cards_is_no_close_up():
@@ -65,8 +70,49 @@ def test_a_close_up_is_read_smaller_where_that_reads_more(recogniser, close_up):
     assert reading.scale < 1.0 and reading.scale in reading.looked
 
 
-def test_a_close_up_read_smaller_never_reads_fewer(recogniser, close_up):
+def _corners(reading: Reading) -> int:
+    return sum(card.corners for card in reading.cards if not card.check)
+
+
+def test_a_close_up_read_smaller_never_reads_fewer_corners(recogniser, close_up):
     large, _ = close_up
-    read = Counter(c.code for c in recogniser.without("smaller").read(large).cards if not c.check)
+    read = recogniser.without("smaller").read(large)
     as_it_comes = recogniser.without("smaller", "close_up").read(large)
-    assert sum(read.values()) >= sum(1 for c in as_it_comes.cards if not c.check)
+    assert _corners(read) >= _corners(as_it_comes)
+    assert len(Counter(c.code for c in read.cards)) >= len(Counter(c.code for c in as_it_comes.cards))
+
+
+def _card(code: str, x: float, corners: int = 1, check: bool = False) -> CardReading:
+    square = ((x, 0.0), (x + 60.0, 0.0), (x + 60.0, 90.0), (x, 90.0))
+    return CardReading(code, 0.9, (x, 0.0, x + 10.0, 15.0), square, 0.0, check, corners)
+
+
+def _reading(*cards: CardReading) -> Reading:
+    return Reading(cards=cards, timing_ms={})
+
+
+def test_a_reading_reads_more_by_corners_then_codes_then_fewer_cards():
+    twice = _reading(_card("4R", 0.0), _card("4R", 200.0))  # one card's corners, unpaired
+    once = _reading(_card("4R", 0.0, corners=2))
+    assert reads_more(once, twice) and not reads_more(twice, once)
+    # a neighbour read where a card was counted twice reads more
+    two_cards = _reading(_card("AR", 0.0), _card("KR", 200.0))
+    assert reads_more(two_cards, twice) and not reads_more(twice, two_cards)
+    # more corners read, whatever their cards
+    more = _reading(_card("4R", 0.0, corners=2), _card("KR", 200.0))
+    assert reads_more(more, two_cards) and reads_more(more, once)
+    # a card asking for a check counts for nothing; alike readings read no more either way
+    assert not reads_more(_reading(_card("AR", 0.0), _card("KR", 200.0, check=True)), once)
+    assert not reads_more(once, _reading(_card("4R", 50.0, corners=2)))
+
+
+def test_a_lone_card_close_up_is_one_card_read_at_both_corners(recogniser):
+    """A real four of hearts alone on a floor, its indices about 60 px high on a 640×640 photo:
+    one card, read at both its corners, placed at one of them. As it comes, each corner predicts
+    a card too small to reach the other, and the card was counted twice; read smaller, the
+    two pair."""
+    photo = np.ascontiguousarray(cv2.imread(str(LONE_CARD))[:, :, ::-1])
+    reading = recogniser.read(photo)
+    assert [(c.code, c.corners) for c in reading.cards] == [("4R", 2)]
+    corners = [box for _, box in _labelled_cards(LONE_CARD.with_suffix(".xml"))]
+    assert any(_inside(reading.cards[0], box) for box in corners)

@@ -92,12 +92,19 @@ class SizePolicy:
 
 def reads_more(again: Reading, reading: Reading) -> bool:
     """Whether ``again`` (the frame read at another size) reads more than ``reading``: more
-    cards without a check, or as many of more codes. A card larger than the locator learnt is
-    at times read at both corners as two cards where its neighbour is missed."""
+    corners of cards read without a check; as many, of more codes; as many of as many codes,
+    as fewer cards. A card larger than the locator learnt is at times read at both corners as
+    two cards where its neighbour is missed; and a lone card's two large corners, each
+    predicting a card too small, were counted as two cards, the card read smaller (where they
+    pair) read as fewer and set aside (model/experiments/close-up.md)."""
     more, first = standing(again.cards), standing(reading.cards)
-    if len(more) != len(first):
-        return len(more) > len(first)
-    return len({c.code for c in more}) > len({c.code for c in first})
+    corners = sum(c.corners for c in more), sum(c.corners for c in first)
+    if corners[0] != corners[1]:
+        return corners[0] > corners[1]
+    codes = len({c.code for c in more}), len({c.code for c in first})
+    if codes[0] != codes[1]:
+        return codes[0] > codes[1]
+    return len(more) < len(first)
 
 
 def _kept_smaller(
