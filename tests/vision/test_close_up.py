@@ -116,3 +116,15 @@ def test_a_lone_card_close_up_is_one_card_read_at_both_corners(recogniser):
     assert [(c.code, c.corners) for c in reading.cards] == [("4R", 2)]
     corners = [box for _, box in _labelled_cards(LONE_CARD.with_suffix(".xml"))]
     assert any(_inside(reading.cards[0], box) for box in corners)
+
+
+def test_a_close_up_found_by_the_second_look_is_read_smaller_too(recogniser):
+    """The lone four of hearts scaled up three times (1920×1920, indices about 180 px): its
+    preview and the frame as it comes read nothing, the second look finds the card smaller, and
+    from there it is read smaller still, where its two corners pair: one card, not two."""
+    photo = cv2.imread(str(LONE_CARD))[:, :, ::-1]
+    large = np.ascontiguousarray(cv2.resize(photo, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC))
+    reading = recogniser.read(large)
+    assert [(c.code, c.corners) for c in reading.cards] == [("4R", 2)]
+    corners = [tuple(3 * v for v in box) for _, box in _labelled_cards(LONE_CARD.with_suffix(".xml"))]
+    assert any(_inside(reading.cards[0], box) for box in corners)

@@ -210,7 +210,14 @@ def _looks(
     )
     for factor in scales:
         again = yield Scale(factor, scale_up, negative=negative)
+        looked.append(factor)
         cards = standing(again.cards)
-        if cards:
-            return replace(again, cards=cards)
+        if not cards:
+            continue
+        again = replace(again, cards=cards)
+        if options.close_up and again.scale <= 1.0:
+            # found smaller: the close-up it may be is read smaller still, as above
+            factors = close_up_factors(len(cards), again.scale, frame_size, looked)
+            again = yield from _kept_smaller(again, Scale(1.0, scale_up, negative=negative), factors)
+        return replace(again, cards=standing(again.cards))
     return reading
