@@ -9,7 +9,8 @@ as ``Frame.truth``.
 What lies on the table is the ``layout``: ``"side"`` (the default) is one side's legal melds
 and red threes, all in view, as a camera above a real table sees them in table mode;
 ``"leftovers"`` the cards left in a hand, spread out for counting; ``"training"`` the busy
-tables the recogniser trains on (players on every side, cards off the frame, props on top).
+tables the recogniser trains on (players on every side, cards off the frame, props on top);
+``"teach"`` a whole deck laid out in rows to teach it (``scanner/decks/layouts.py``).
 ``advance(layout="leftovers")`` lays the next table in another layout, and it stays the
 layout until changed again.
 
@@ -33,7 +34,7 @@ from scanner.camera.source import Picture, SourceBase
 DECKS = ("both", "standard", "special")
 SPLITS = ("test", "train")
 DEFAULT_SIZE = (1280, 960)
-LAYOUTS = ("side", "leftovers", "training")
+LAYOUTS = ("side", "leftovers", "training", "teach")
 
 
 class SyntheticSource(SourceBase):

@@ -8,14 +8,24 @@ import logging
 import threading
 from typing import Any
 
+import numpy as np
+
 from engine import Deck
-from scanner.camera import FrameSource, ReliableSource, SyntheticSource, open_source, parse_spec
+from scanner.camera import (
+    FrameSource,
+    ReliableSource,
+    SyntheticSource,
+    open_source,
+    parse_spec,
+)
 from scanner.service.errors import NotNow
 from scanner.service.said import Said
 
 log = logging.getLogger(__name__)
 DEVICES = ("webcam", "picamera2")
 LAYOUT_FOR_MODE = {"meld": "side", "table": "side", "leftovers": "leftovers"}
+# what the simulated camera keeps of its own options for the decks it lays out to teach
+TEACH_OPTIONS = ("size", "split")
 
 
 class TableCamera:
@@ -29,6 +39,7 @@ class TableCamera:
         self._deck: Deck | None = None
         self._lock = threading.Lock()
         self._source: ReliableSource = ReliableSource(self._open())
+        self._teaching: dict[str, SyntheticSource] = {}  # simulated: a laid-out deck per kind
         self.last_error: str | None = None
 
     @property
@@ -76,6 +87,24 @@ class TableCamera:
             inner.advance(layout=wanted)
             log.info("simulated camera: table %d shows %s", inner.table, wanted)
 
+    def photo_to_teach(self, layout: str) -> np.ndarray:
+        """One frame of the table with a deck laid out as ``layout`` (``scanner/decks``), from
+        the camera the scans use. The simulated camera renders a deck of that kind laid out,
+        on a table of its own (the scans' table stays as it was), a fresh one each time.
+        Raises :class:`~scanner.camera.CameraError` when no frame comes."""
+        if not self.simulated:
+            return self.source.capture().image
+        with self._lock:
+            source = self._teaching.get(layout)
+            if source is None:
+                options = {k: v for k, v in self._options.items() if k in TEACH_OPTIONS}
+                source = open_source(self.spec, **options, deck=layout, layout="teach")
+                assert isinstance(source, SyntheticSource)
+                self._teaching[layout] = source
+            else:
+                source.advance()
+        return source.capture().image
+
     def check(self) -> str | None:
         """Open the camera and, when it is a device (a webcam, the Pi camera), take a frame,
         so that a camera that is not there is known from the start; the problem, or None.
@@ -114,3 +143,7 @@ class TableCamera:
 
     def close(self) -> None:
         self.source.close()
+        with self._lock:
+            teaching, self._teaching = list(self._teaching.values()), {}
+        for source in teaching:
+            source.close()

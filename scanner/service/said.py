@@ -75,6 +75,15 @@ SENTENCES = {
     "send a photo of the table.",
     "upload_unusable": "The upload is not a usable picture: send a photo of the table.",
     "not_at_table": "Scan {id} was not made at the table; it cannot be corrected.",
+    # teaching a deck (the Decks page)
+    "deck_taken": "There is already a deck called {name}: open it and choose Teach again, "
+    "or give this one another name.",
+    "deck_name_bad": "Give the deck a name of 1 to {most} letters, on one line.",
+    "nothing_to_teach": "No card was found in the photo: nothing to teach. Lay the deck out "
+    "face up under the camera, in good light, and take the photo again.",
+    "no_deck": "There is no deck called {name}.",
+    "no_lesson": "This photo is no longer waiting to be kept: take the photo again.",
+    "teach_failed": "Teaching the deck failed inside handfoot ({error}); try again.",
 }
 
 

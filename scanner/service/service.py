@@ -9,7 +9,8 @@ answered "busy" (:mod:`scanner.service.scanning`).
 
 The commands live with what they are about: games (:mod:`~scanner.service.games`), the panel's
 buttons (:mod:`~scanner.service.buttons`), scanning, corrections
-(:mod:`~scanner.service.corrections`) and the end of a deal (:mod:`~scanner.service.deal_end`).
+(:mod:`~scanner.service.corrections`), the end of a deal (:mod:`~scanner.service.deal_end`) and
+teaching a deck (:mod:`~scanner.service.decks`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from engine import RuleSet
 from scanner.service.buttons import Buttons
 from scanner.service.camera import TableCamera
 from scanner.service.corrections import Corrections
+from scanner.service.decks import Decks, Lessons
 from scanner.service.games import Games
 from scanner.service.panel import CAMERA_FAULT, STORAGE_FAULT
 from scanner.service.scanning import ScanJob
@@ -33,7 +35,7 @@ from scanner.store import Store
 log = logging.getLogger(__name__)
 
 
-class TableService(Games, Buttons, Corrections):
+class TableService(Games, Buttons, Corrections, Decks):
     """Build it with its collaborators, :meth:`start` it, :meth:`stop` it. The methods a page
     calls block until the worker has applied them and return plain JSON-able values."""
 
@@ -54,6 +56,7 @@ class TableService(Games, Buttons, Corrections):
         super().__init__()
         self._scanner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scan")
         self._scan_job: ScanJob | None = None  # the scan under way (worker only)
+        self._lessons = Lessons()  # decks photographed, waiting for the players' word
 
     def start(self) -> None:
         """Pick up the newest game where it was left (its working scans too), then start the

@@ -112,17 +112,27 @@ def examples(conn: sqlite3.Connection, deck_id: int) -> list[ExampleRecord]:
     rows = conn.execute(
         "SELECT * FROM deck_examples WHERE deck_id = ? ORDER BY id", (deck_id,)
     ).fetchall()
-    return [
-        ExampleRecord(
-            row["code"],
-            bytes(row["crop"]),
-            row["source"],
-            row["scan_id"],
-            id=row["id"],
-            created_at=row["created_at"],
-        )
-        for row in rows
-    ]
+    return [_example(row) for row in rows]
+
+
+def _example(row: sqlite3.Row) -> ExampleRecord:
+    return ExampleRecord(
+        row["code"],
+        bytes(row["crop"]),
+        row["source"],
+        row["scan_id"],
+        id=row["id"],
+        created_at=row["created_at"],
+    )
+
+
+def example(conn: sqlite3.Connection, deck: DeckRecord, example_id: int) -> ExampleRecord:
+    row = conn.execute(
+        "SELECT * FROM deck_examples WHERE id = ? AND deck_id = ?", (example_id, deck.id)
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"example of deck {deck.name!r}", example_id)
+    return _example(row)
 
 
 def insert(conn: sqlite3.Connection, deck_id: int, items: Sequence[Example], now: str) -> None:

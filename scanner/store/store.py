@@ -568,6 +568,11 @@ class Store:
         with self._transaction(f"read the examples of deck {name!r}", write=False) as conn:
             return deck_rows.examples(conn, deck_rows.find(conn, name).id)
 
+    def deck_example(self, name: str, example_id: int) -> deck_rows.ExampleRecord:
+        """One example of deck ``name`` (its crop to show); :class:`NotFound` if none."""
+        with self._transaction(f"read example {example_id} of deck {name!r}", write=False) as conn:
+            return deck_rows.example(conn, deck_rows.find(conn, name), example_id)
+
     def remove_deck_example(self, name: str, example_id: int) -> deck_rows.DeckRecord:
         """Take one example out of deck ``name`` (a crop a player says is wrong)."""
         example_id = checks.row_id("example id", example_id)

@@ -1,0 +1,279 @@
+"""Teaching the table a deck from the page: one photo of the deck laid out, taken by the
+camera the scans use and read on the scan thread (so a scan and a lesson never use the camera
+or the recogniser at once), shown to the players, and kept as the deck only once they say it
+is right. The taught decks, their examples, and taking one out or forgetting a deck.
+
+A lesson waiting for the players' word lives in memory, one per deck name and a few in all:
+nothing confirmed is lost with it, and a photo is quickly taken again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from scanner.camera import CameraError
+from scanner.decks.layouts import LAYOUTS, layout_codes
+from scanner.decks.profiles import examples_of
+from scanner.decks.teach import NONE, Lesson, from_layout
+from scanner.service.camera import TableCamera
+from scanner.service.errors import (
+    BadInput,
+    Busy,
+    CannotScan,
+    NoSuchThing,
+    NotNow,
+    ServiceError,
+)
+from scanner.service.said import Said
+from scanner.service.worker import Worker
+from scanner.store import BadValue, NotFound, Store
+from scanner.store.decks import NAME_LIMIT, Example, deck_name
+
+log = logging.getLogger(__name__)
+
+TEACH_TIMEOUT_S = 120.0
+MOST_LESSONS = 4  # lessons waiting at once; the oldest is forgotten first
+
+
+class NothingToTeach(ServiceError):
+    """The photo was taken, but no card's index was found in it."""
+
+    status = 422
+
+
+class NoSuchDeck(NoSuchThing):
+    """No deck of that name (or no lesson of that number) is kept."""
+
+    def __init__(self, kind: str, key: object, said: Said) -> None:
+        self.kind, self.key = kind, key
+        ServiceError.__init__(self, said)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A lesson the players have not said yes to yet: the deck it teaches, what it found, and
+    its examples (``crops``: the card crops to show, as indices into ``examples``)."""
+
+    id: int
+    name: str
+    layout: str
+    again: bool  # teaching a kept deck again
+    lesson: Lesson
+    examples: tuple[Example, ...]
+
+    def to_json(self) -> dict:
+        cards: dict[str, list[int]] = {}
+        for n, example in enumerate(self.examples):
+            if example.code != NONE:
+                cards.setdefault(example.code, []).append(n)
+        return {
+            "id": self.id,
+            "name": self.name,
+            "layout": self.layout,
+            "again": self.again,
+            "found": [{"code": code, "crops": cards.get(code, [])} for code in self.lesson.found],
+            "missing": list(self.lesson.missing),
+            "extra": self.lesson.extra,
+            "cards": self.lesson.cards,
+            "page": f"/teach/{self.id}",
+        }
+
+
+class Lessons:
+    """The lessons waiting, by id: one per deck name (a new photo replaces the last), at most
+    :data:`MOST_LESSONS` in all. Safe to share between threads."""
+
+    def __init__(self) -> None:
+        self._waiting: OrderedDict[int, Waiting] = OrderedDict()
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def add(self, name: str, layout: str, again: bool, lesson: Lesson) -> Waiting:
+        examples = tuple(examples_of(lesson.taught))
+        with self._lock:
+            waiting = Waiting(next(self._ids), name, layout, again, lesson, examples)
+            for old in [w.id for w in self._waiting.values() if same(w.name, name)]:
+                del self._waiting[old]
+            self._waiting[waiting.id] = waiting
+            while len(self._waiting) > MOST_LESSONS:
+                self._waiting.popitem(last=False)
+        return waiting
+
+    def get(self, lesson_id: int) -> Waiting:
+        with self._lock:
+            waiting = self._waiting.get(lesson_id)
+        if waiting is None:
+            raise NoSuchDeck("lesson", lesson_id, Said.of("no_lesson"))
+        return waiting
+
+    def done(self, lesson_id: int) -> None:
+        with self._lock:
+            self._waiting.pop(lesson_id, None)
+
+
+def same(a: str, b: str) -> bool:
+    """Two deck names the record takes for one (it compares them ignoring case)."""
+    return a.casefold() == b.casefold()
+
+
+class Decks(Worker):
+    """The decks a table is taught from the page."""
+
+    store: Store
+    recogniser: Any
+    camera: TableCamera
+    _scanner: ThreadPoolExecutor
+    _lessons: Lessons
+
+    def decks(self) -> list[dict]:
+        """Every taught deck, by name."""
+        return [deck_json(deck) for deck in self.store.decks()]
+
+    def deck(self, name: str) -> dict:
+        """A taught deck with its examples (without their crops), by code in the layout's
+        order, the marks that are no card's last."""
+        record = self._deck(name)
+        examples = self.store.deck_examples(record.name)
+        order = {code: n for n, code in enumerate(layout_codes(record.layout))}
+        codes: dict[str, list[dict]] = {}
+        for example in sorted(examples, key=lambda e: order.get(e.code, len(order))):
+            codes.setdefault(example.code, []).append(
+                {"id": example.id, "source": example.source, "created_at": example.created_at}
+            )
+        groups = [{"code": code, "examples": shown} for code, shown in codes.items()]
+        return deck_json(record) | {"codes": groups}
+
+    def deck_crop(self, name: str, example_id: int) -> bytes:
+        """The PNG crop of one of a deck's examples."""
+        record = self._deck(name)
+        try:
+            return self.store.deck_example(record.name, example_id).crop
+        except NotFound:
+            raise NoSuchThing(f"example of deck {record.name!r}", example_id) from None
+
+    def teach(self, name: str, layout: str, again: bool = False) -> dict:
+        """Take a photo of deck ``name`` laid out as ``layout`` and read it: the lesson, to be
+        kept (:meth:`keep_lesson`) once the players say it is right. A new deck's name must be
+        free; ``again``: teach a kept deck again (its taught examples replaced once kept)."""
+        name = checked_name(name)
+        if layout not in LAYOUTS:
+            raise BadInput("deck layout", layout, f"it is {' or '.join(LAYOUTS)}")
+        if again:
+            name = self._deck(name).name
+        else:
+            self._refuse_taken(name)
+        done: Future = Future()
+
+        def start() -> None:
+            if self._state.panel.busy:
+                raise Busy()
+            self._scanner.submit(self._teach_thread, layout, done)
+
+        self._call(start)
+        lesson = done.result(timeout=TEACH_TIMEOUT_S)
+        if not lesson.cards:
+            raise NothingToTeach(Said.of("nothing_to_teach"))
+        waiting = self._lessons.add(name, layout, again, lesson)
+        log.info(
+            "deck %r photographed: %d cards found, %d not", name, lesson.cards, len(lesson.missing)
+        )
+        return waiting.to_json()
+
+    def _teach_thread(self, layout: str, done: Future) -> None:
+        """On the scan thread: one frame, read as the layout says."""
+        try:
+            try:
+                frame = self.camera.photo_to_teach(layout)
+            except CameraError as error:
+                self.camera.captured(str(error))
+                raise CannotScan(Said.of("camera_silent", error=str(error)), code=1) from None
+            self.camera.captured(None)
+            done.set_result(from_layout(self.recogniser, [frame], layout))
+        except ServiceError as error:
+            done.set_exception(error)
+        except Exception as error:
+            log.exception("teaching a deck failed")
+            done.set_exception(
+                CannotScan(Said.of("teach_failed", error=type(error).__name__), code=1)
+            )
+
+    def lesson(self, lesson_id: int) -> dict:
+        return self._lessons.get(lesson_id).to_json()
+
+    def lesson_crop(self, lesson_id: int, number: int) -> bytes:
+        examples = self._lessons.get(lesson_id).examples
+        if not 0 <= number < len(examples):
+            raise NoSuchThing("crop of lesson", number)
+        return examples[number].crop
+
+    def retake(self, lesson_id: int) -> dict:
+        """Take the photo of a waiting lesson's deck again: a new lesson replaces it."""
+        waiting = self._lessons.get(lesson_id)
+        return self.teach(waiting.name, waiting.layout, waiting.again)
+
+    def keep_lesson(self, lesson_id: int) -> dict:
+        """Keep a waiting lesson as its deck (a deck taught again keeps its corrections)."""
+        waiting = self._lessons.get(lesson_id)
+        if not waiting.again:
+            self._refuse_taken(waiting.name)
+        codes = self.recogniser.contract.classes
+        record = self.store.teach_deck(waiting.name, waiting.layout, waiting.examples, codes)
+        self._lessons.done(lesson_id)
+        return deck_json(record)
+
+    def remove_deck_example(self, name: str, example_id: int) -> dict:
+        record = self._deck(name)
+        try:
+            return deck_json(self.store.remove_deck_example(record.name, example_id))
+        except NotFound:
+            raise NoSuchThing(f"example of deck {record.name!r}", example_id) from None
+
+    def delete_deck(self, name: str) -> dict:
+        record = self._deck(name)
+        self.store.delete_deck(record.name)
+        return {"deleted": record.name, "page": "/decks"}
+
+    def _refuse_taken(self, name: str) -> None:
+        """A new deck's name must not be a kept deck's (the record ignores case)."""
+        taken = next((deck for deck in self.store.decks() if same(deck.name, name)), None)
+        if taken is not None:
+            raise NotNow(Said.of("deck_taken", name=taken.name))
+
+    def _deck(self, name: str):
+        try:
+            return self.store.deck(name)
+        except NotFound:
+            raise NoSuchDeck("deck called", name, Said.of("no_deck", name=name)) from None
+
+
+def checked_name(name: str) -> str:
+    """A new deck's name as the record keeps it; :class:`BadInput`, said plainly, if none."""
+    try:
+        return deck_name(name)
+    except BadValue:
+        said = Said.of("deck_name_bad", most=NAME_LIMIT)
+        raise BadInput("deck name", name, str(said), said) from None
+
+
+def deck_json(record) -> dict:
+    return record.to_json() | {
+        "examples": record.taught + record.corrected,
+        "page": f"/decks/{quote_name(record.name)}",
+    }
+
+
+def quote_name(name: str) -> str:
+    """A deck's name as a part of its page's address.
+
+    >>> quote_name("Grandma's blue #2")
+    'Grandma%27s%20blue%20%232'
+    """
+    from urllib.parse import quote
+
+    return quote(name, safe="")
