@@ -101,6 +101,20 @@ class ConfirmIn(Body):
     deal: int | None = Field(None, ge=1, le=1000)
 
 
+class TeachIn(Body):
+    name: str = Field(max_length=200)
+    layout: Literal["standard", "special"] = "standard"
+    again: bool = False  # teach a kept deck again
+
+
+class DeckIn(Body):
+    deck: str = Field(max_length=200)
+
+
+class ExampleIn(DeckIn):
+    example: int = Field(ge=1, le=2**63 - 1)
+
+
 def page_language(request: Request):
     """The translator for the language the page that asks is shown in."""
     return i18n.translator(
@@ -238,6 +252,37 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
     @router.post("/camera/new-table")
     def new_table() -> dict:
         return service.lay_new_table()
+
+    @router.get("/decks")
+    def decks() -> list[dict]:
+        return service.decks()
+
+    @router.post("/decks/lessons")
+    def teach(body: TeachIn) -> dict:
+        """Photograph a deck laid out and read it; the lesson waits for the players' word
+        (its page: ``page``)."""
+        return service.teach(body.name, body.layout, body.again)
+
+    @router.get("/decks/lessons/{lesson_id}")
+    def lesson(lesson_id: RowId) -> dict:
+        return service.lesson(lesson_id)
+
+    @router.post("/decks/lessons/{lesson_id}/again")
+    def retake(lesson_id: RowId) -> dict:
+        return service.retake(lesson_id)
+
+    @router.post("/decks/lessons/{lesson_id}/keep")
+    def keep(lesson_id: RowId) -> dict:
+        return service.keep_lesson(lesson_id)
+
+    @router.post("/decks/examples/remove")
+    def remove_example(body: ExampleIn) -> dict:
+        """Take one example out of a deck; the deck is named in the body (any characters)."""
+        return service.remove_deck_example(body.deck, body.example)
+
+    @router.post("/decks/delete")
+    def delete_deck(body: DeckIn) -> dict:
+        return service.delete_deck(body.deck)
 
     @router.post("/deal/side")
     def side_of_deal(body: SideOfDealIn) -> dict:

@@ -73,7 +73,39 @@ def translator(language: str) -> Callable[..., str]:
     t.say = lambda text: say_again(text, t)  # type: ignore[attr-defined]
     t.reason = lambda text: why_not_counted(text, t)  # type: ignore[attr-defined]
     t.say_all = lambda texts: " ".join(say_again(text, t) for text in texts)  # type: ignore[attr-defined]
+    t.card = lambda code: card_words(code, t)  # type: ignore[attr-defined]
+    t.corner = lambda code: corner_of(code, t)  # type: ignore[attr-defined]
+    t.cards = lambda codes: listed([card_words(code, t) for code in codes], t)  # type: ignore[attr-defined]
     return t
+
+
+RANK_WORDS = {"A": "card.ace", "J": "card.jack", "Q": "card.queen", "K": "card.king"}
+
+
+def card_words(code: str, t: Callable[..., str]) -> str:
+    """A card's code said in words in the language of ``t``: ``QR`` a red queen, ``JK`` a
+    joker; the special deck's cards (``7``, ``LADY``) as they are printed."""
+    if code == "JK":
+        return t("card.joker")
+    rank, colour = code[:-1], code[-1:]
+    if rank and colour in ("R", "B"):
+        word = t(RANK_WORDS[rank]) if rank in RANK_WORDS else rank
+        return t("card.red" if colour == "R" else "card.black", rank=word)
+    return code
+
+
+def corner_of(code: str, t: Callable[..., str]) -> str:
+    """What a card's corner shows: its rank (``Q`` of ``QR``); a joker, the word."""
+    if code == "JK":
+        return t("card.joker")
+    return code[:-1] if code[-1:] in ("R", "B") and code[:-1] else code
+
+
+def listed(words: list[str], t: Callable[..., str]) -> str:
+    """Words joined as the language of ``t`` joins a list: "a, b and c"."""
+    if len(words) < 2:
+        return "".join(words)
+    return t("where.and", first=", ".join(words[:-1]), last=words[-1])
 
 
 def tell(said: dict, t: Callable[..., str]) -> str:

@@ -13,6 +13,7 @@ from fastapi.templating import Jinja2Templates
 
 from engine import PRESETS, get_preset
 from engine.scoring import LINE_TITLES
+from scanner.decks.layouts import LAYOUTS, layout_rows
 from scanner.service import ERRORS, NotNow, TableService
 from scanner.web import i18n, rules_form
 from scanner.web.api import panel_face
@@ -115,6 +116,35 @@ def page_router(
         sides = [(side["name"], side["running"]) for side in record["sides"]]
         chart = totals_chart(sides, record["deals_in_game"])
         return render(request, "game.html", "history", game=record, chart=chart)
+
+    @router.get("/decks", response_class=HTMLResponse)
+    def decks(request: Request) -> HTMLResponse:
+        layouts = {kind: layout_rows(kind) for kind in LAYOUTS}
+        return render(request, "decks.html", "decks", decks=service.decks(), layouts=layouts)
+
+    @router.get("/teach/{lesson_id}", response_class=HTMLResponse)
+    def lesson(request: Request, lesson_id: int) -> HTMLResponse:
+        """A deck's photo as it was read, for the players to keep or take again."""
+        waiting = service.lesson(lesson_id)
+        rows = layout_rows(waiting["layout"])
+        return render(request, "lesson.html", "decks", lesson=waiting, rows=rows)
+
+    @router.get("/teach/{lesson_id}/crops/{number}.png")
+    def lesson_crop(lesson_id: int, number: int) -> Response:
+        return Response(service.lesson_crop(lesson_id, number), media_type="image/png")
+
+    # before the deck's page: a deck's name may hold a slash
+    @router.get("/decks/{name:path}/examples/{example_id}.png")
+    def deck_crop(name: str, example_id: int) -> Response:
+        return Response(
+            service.deck_crop(name, example_id),
+            media_type="image/png",
+            headers={"Cache-Control": IMAGE_CACHE},
+        )
+
+    @router.get("/decks/{name:path}", response_class=HTMLResponse)
+    def deck(request: Request, name: str) -> HTMLResponse:
+        return render(request, "deck.html", "decks", deck=service.deck(name))
 
     @router.get("/scans/{scan_id}/image")
     def image(scan_id: int) -> Response:

@@ -107,6 +107,7 @@
 
   function done(data, then) {
     if (data && data.error) { say(data.error, true); }
+    if (then === "answer") { then = data && data.page; }  /* the answer names the page to show */
     if (then) { window.location.href = then; return Promise.resolve(); }
     return refresh();
   }
@@ -306,7 +307,8 @@
     }
   });
 
-  /* Buttons: data-post="URL" [data-body='JSON'] [data-confirm="question"] [data-then="/"]. */
+  /* Buttons: data-post="URL" [data-body='JSON'] [data-confirm="question"] [data-then="/"];
+     data-then="answer": the page the answer names (its "page"). */
   document.addEventListener("click", function (event) {
     var target = event.target;
     var button = target.closest ? target.closest("[data-post]") : null;
@@ -354,7 +356,7 @@
     event.preventDefault();
     var body = {};
     Array.prototype.forEach.call(form.elements, function (field) {
-      if (field.name) { body[field.name] = field.value; }
+      if (field.name && !(field.type === "radio" && !field.checked)) { body[field.name] = field.value; }
     });
     var button = form.querySelector("button[type=submit]");
     var key = keyOf(button);
