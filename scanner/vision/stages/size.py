@@ -218,6 +218,7 @@ def _looks(
         if options.close_up and again.scale <= 1.0:
             # found smaller: the close-up it may be is read smaller still, as above
             factors = close_up_factors(len(cards), again.scale, frame_size, looked)
-            again = yield from _kept_smaller(again, Scale(1.0, scale_up, negative=negative), factors)
+            scale = Scale(1.0, scale_up, negative=negative)
+            again = yield from _kept_smaller(again, scale, factors)
         return replace(again, cards=standing(again.cards))
     return reading
