@@ -75,11 +75,23 @@ def translator(language: str) -> Callable[..., str]:
     t.say_all = lambda texts: " ".join(say_again(text, t) for text in texts)  # type: ignore[attr-defined]
     t.card = lambda code: card_words(code, t)  # type: ignore[attr-defined]
     t.corner = lambda code: corner_of(code, t)  # type: ignore[attr-defined]
+    t.red = lambda code: (rank_and_colour(code) or ("", ""))[1] == "R"  # type: ignore[attr-defined]
     t.cards = lambda codes: listed([card_words(code, t) for code in codes], t)  # type: ignore[attr-defined]
     return t
 
 
 RANK_WORDS = {"A": "card.ace", "J": "card.jack", "Q": "card.queen", "K": "card.king"}
+STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def rank_and_colour(code: str) -> tuple[str, str] | None:
+    """A standard card's rank and colour (``R`` or ``B``); None for any other code.
+
+    >>> rank_and_colour("10R"), rank_and_colour("JESTER"), rank_and_colour("JK")
+    (('10', 'R'), None, None)
+    """
+    rank, colour = code[:-1], code[-1:]
+    return (rank, colour) if rank in STANDARD_RANKS and colour in ("R", "B") else None
 
 
 def card_words(code: str, t: Callable[..., str]) -> str:
@@ -87,18 +99,20 @@ def card_words(code: str, t: Callable[..., str]) -> str:
     joker; the special deck's cards (``7``, ``LADY``) as they are printed."""
     if code == "JK":
         return t("card.joker")
-    rank, colour = code[:-1], code[-1:]
-    if rank and colour in ("R", "B"):
-        word = t(RANK_WORDS[rank]) if rank in RANK_WORDS else rank
-        return t("card.red" if colour == "R" else "card.black", rank=word)
-    return code
+    card = rank_and_colour(code)
+    if card is None:
+        return code
+    rank, colour = card
+    word = t(RANK_WORDS[rank]) if rank in RANK_WORDS else rank
+    return t("card.red" if colour == "R" else "card.black", rank=word)
 
 
 def corner_of(code: str, t: Callable[..., str]) -> str:
     """What a card's corner shows: its rank (``Q`` of ``QR``); a joker, the word."""
     if code == "JK":
         return t("card.joker")
-    return code[:-1] if code[-1:] in ("R", "B") and code[:-1] else code
+    card = rank_and_colour(code)
+    return card[0] if card else code
 
 
 def listed(words: list[str], t: Callable[..., str]) -> str:
