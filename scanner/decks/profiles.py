@@ -52,8 +52,12 @@ def examples_of(taught: Iterable[Taught], source: str = "taught", scan_id=None) 
 
 def taught_of(examples: Iterable[ExampleRecord], size: tuple[int, int]) -> list[Taught]:
     """The examples as crops; one whose crop is not of the classifier's size is left out."""
-    crops = ((e.code, crop_of(e.crop, size)) for e in examples)
-    return [Taught(code, crop) for code, crop in crops if crop is not None]
+    crops = ((e, crop_of(e.crop, size)) for e in examples)
+    return [
+        Taught(e.code, crop, corrected=e.source == "corrected")
+        for e, crop in crops
+        if crop is not None
+    ]
 
 
 class Profiles:

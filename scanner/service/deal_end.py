@@ -193,6 +193,8 @@ class DealEnd(Worker):
         record = self.store.confirm_deal(
             state.game.id, state.deal, preview["deal"], preview["result"], preview["scan_ids"]
         )
+        if state.game.deck is not None:  # the deal's corrections join the game's deck
+            self.learn_corrections(state.game.deck, preview["scan_ids"])
         new = resumed(self.store, state.game, state.rules, state.panel, self._state.version)
         if from_panel:
             new = replace(new, panel=new.panel.recorded())

@@ -19,7 +19,7 @@ from typing import Any
 
 from scanner.camera import CameraError
 from scanner.decks.layouts import LAYOUTS, layout_codes
-from scanner.decks.profiles import examples_of
+from scanner.decks.profiles import Profiles, examples_of
 from scanner.decks.teach import NONE, Lesson, from_layout
 from scanner.service.camera import TableCamera
 from scanner.service.errors import (
@@ -34,6 +34,7 @@ from scanner.service.said import Said
 from scanner.service.worker import Worker
 from scanner.store import BadValue, NotFound, Store
 from scanner.store.decks import NAME_LIMIT, Example, deck_name
+from scanner.vision.errors import RecogniserError
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +131,7 @@ class Decks(Worker):
     camera: TableCamera
     _scanner: ThreadPoolExecutor
     _lessons: Lessons
+    _profiles: Profiles  # the decks' profiles for the recogniser, each fitted once a change
 
     def decks(self) -> list[dict]:
         """Every taught deck, by name."""
@@ -238,6 +240,55 @@ class Decks(Worker):
         record = self._deck(name)
         self.store.delete_deck(record.name)
         return {"deleted": record.name, "page": "/decks"}
+
+    # --- a game's deck: its scans read with it, its deal's corrections joining it ------------
+
+    def deck_reader(self, name: str | None) -> Any:
+        """The recogniser reading with deck ``name``'s profile; the recogniser as it is where
+        ``name`` is None, or the deck is gone or cannot be read (said in the log: a scan is
+        never refused for its deck)."""
+        if name is None or self.recogniser is None:
+            return self.recogniser
+        try:
+            return self._profiles.reader(name)
+        except NotFound:
+            log.warning("deck %r is no longer kept: scans read without it", name)
+        except (RecogniserError, ValueError) as error:
+            log.warning("deck %r cannot be read with (%s): scans read without it", name, error)
+        return self.recogniser
+
+    def learn_corrections(self, name: str, scan_ids: list[int]) -> Future:
+        """Once a deal is confirmed: the cards players corrected in its scans (``scan_ids``)
+        join deck ``name`` (``scanner/decks/corrections.py``), on the scan thread, after the
+        deal is kept. The future's result: the examples added (a failure is logged: the deal
+        stands whatever becomes of it)."""
+        done: Future = Future()
+        self._scanner.submit(self._learn_thread, name, list(scan_ids), done)
+        return done
+
+    def _learn_thread(self, name: str, scan_ids: list[int], done: Future) -> None:
+        from scanner.decks.corrections import corrected_cards, corrected_examples
+        from scanner.vision.images import read_image
+
+        added = 0
+        try:
+            classes = self.recogniser.contract.classes
+            for scan_id in scan_ids:
+                record = self.store.scan(scan_id)
+                corrected = corrected_cards(record.first_reading, record.reading, classes)
+                if not corrected:
+                    continue
+                frame = read_image(self.store.path_of(record.image_file))
+                examples = corrected_examples(self.recogniser, frame, corrected, scan_id)
+                if examples:
+                    self.store.add_deck_examples(name, examples, classes)
+                    added += len(examples)
+            if added:
+                log.info("deck %r learnt %d corrected cards", name, added)
+            done.set_result(added)
+        except Exception as error:  # the deal is kept already; only the lesson is lost
+            log.warning("deck %r did not learn the deal's corrections: %s", name, error)
+            done.set_result(added)
 
     def _refuse_taken(self, name: str) -> None:
         """A new deck's name must not be a kept deck's (the record ignores case)."""

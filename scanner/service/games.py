@@ -10,13 +10,14 @@ from engine import HandfootError, RuleSet
 from scanner.service import history
 from scanner.service.camera import TableCamera
 from scanner.service.checks import MAX_GAME_NAME, check_sides, clean_name, parse_rules
-from scanner.service.errors import Busy
+from scanner.service.decks import NoSuchDeck
+from scanner.service.errors import BadInput, Busy
 from scanner.service.panel import PanelState
 from scanner.service.said import Said
 from scanner.service.state import SideWork, Standing, TableState, rules_for, with_draft
 from scanner.service.worker import Worker
 from scanner.service.working import with_scan
-from scanner.store import GameRecord, Store
+from scanner.store import GameRecord, NotFound, Store
 
 log = logging.getLogger(__name__)
 
@@ -78,23 +79,40 @@ class Games(Worker):
         sides: list[dict],
         rules: str | None = None,
         rules_toml: str | None = None,
+        deck: str | None = None,
     ) -> dict:
         """Start a game: ``sides`` as ``[{"name", "players": [...]}]``, the rules a preset
-        name or a house-rules text. Returns the game."""
+        name or a house-rules text, ``deck`` the taught deck its scans are read with (one of
+        the rules' deck: standard or special). Returns the game."""
         checked = check_sides(sides)
         played, rules_name, toml = parse_rules(rules, rules_toml)
         name = clean_name(name or "", MAX_GAME_NAME)
+        if deck is not None:
+            deck = self._game_deck(deck, played.deck.value)
 
         def apply() -> dict:
             if self._state.panel.busy:
                 raise Busy()
-            game = self.store.create_game(name, rules_name, toml, checked)
+            game = self.store.create_game(name, rules_name, toml, checked, deck)
             self.camera.use_deck(played.deck)
             state = self._resume(game, played, self._state.panel)
             self._commit(state, "game", Said.of("new_game", rules=played.name))
             return game.to_json()
 
         return self._call(apply)
+
+    def _game_deck(self, name: str, kind: str) -> str:
+        """The kept name of taught deck ``name`` for a game played with the ``kind`` of deck;
+        refused in plain words where none is kept or it is the other kind."""
+        try:
+            taught = self.store.deck(name)
+        except NotFound:
+            raise NoSuchDeck("deck called", name, Said.of("no_deck", name=name)) from None
+        if taught.layout != kind:
+            other = Said.of(f"deck_{taught.layout}")
+            said = Said.of("deck_other_kind", name=taught.name, deck=other)
+            raise BadInput("deck", name, str(said), said)
+        return taught.name
 
     def resume_game(self, game_id: int) -> dict:
         """Make a stored game the table's game again, at its next deal."""

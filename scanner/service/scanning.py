@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -42,6 +43,7 @@ class ScanJob:
     deal: int | None  # the deal it belongs to; None outside a game or after its last deal
     score_deal: int  # the deal whose rules (initial minimum) score it
     rules: RuleSet
+    deck: str | None = None  # the taught deck the game's scans are read with
     # Set when the panel's SCAN is held: the result is dropped, nothing is recorded.
     cancelled: threading.Event = field(default_factory=threading.Event, compare=False, repr=False)
 
@@ -55,6 +57,7 @@ class Scanning(Worker):
     frames: int
     _scanner: ThreadPoolExecutor
     _scan_job: ScanJob | None  # the scan under way (worker only)
+    deck_reader: Callable[[str | None], Any]  # the reader of a taught deck (``decks.py``)
 
     def scan(self, mode: str | None = None, side: str | None = None) -> dict:
         """Scan the table with the camera; the scan's view once it is recorded. :class:`Busy`
@@ -78,11 +81,11 @@ class Scanning(Worker):
         image = decode_upload(data)
         done: Future = Future()
 
-        def job(settings) -> tuple[Any, bytes]:
+        def job(settings, reader) -> tuple[Any, bytes]:
             from scanner.table.scan import frame_from_image, read_frames
 
             frame = frame_from_image(image, "photo")
-            return read_frames([frame], self.recogniser, replace(settings, frames=1)), data
+            return read_frames([frame], reader, replace(settings, frames=1)), data
 
         self._call(lambda: self._start_scan(mode, side, job, done))
         return done.result(timeout=SCAN_TIMEOUT_S)
@@ -114,18 +117,19 @@ class Scanning(Worker):
             deal=state.deal,
             score_deal=state.deal or (state.rules.deals if state.game else 1),
             rules=state.rules,
+            deck=state.game.deck if state.game else None,
         )
         panel = replace(state.panel, mode=mode, side=side).scanning()
         self._scan_job = task
         self._commit(replace(state, panel=panel), "busy", Said.of("scanning"))
         self._scanner.submit(self._scan_thread, task, job, done)
 
-    def _camera_job(self, settings) -> tuple[Any, None]:
+    def _camera_job(self, settings, reader) -> tuple[Any, None]:
         from scanner.table.scan import scan_source
 
         try:
             self.camera.show_for(settings.mode.value)
-            scan = scan_source(self.camera.source, self.recogniser, settings)
+            scan = scan_source(self.camera.source, reader, settings)
         except CameraError as error:
             self.camera.captured(str(error))
             raise CannotScan(Said.of("camera_silent", error=str(error)), code=1) from None
@@ -155,7 +159,7 @@ class Scanning(Worker):
         settings = ScanSettings(
             mode=Mode(task.mode), rules=task.rules, deal=task.score_deal, frames=self.frames
         )
-        scan, original = job(settings)
+        scan, original = job(settings, self.deck_reader(task.deck))
         if scan.result is None or scan.shown is None:
             why = Said.of("check_the_camera")
             if scan.quality is not None and f"quality_{scan.quality.kind}" in SENTENCES:

@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import RuleSet
+from scanner.decks.profiles import Profiles
 from scanner.service.buttons import Buttons
 from scanner.service.camera import TableCamera
 from scanner.service.corrections import Corrections
@@ -57,6 +58,7 @@ class TableService(Games, Buttons, Corrections, Decks):
         self._scanner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scan")
         self._scan_job: ScanJob | None = None  # the scan under way (worker only)
         self._lessons = Lessons()  # decks photographed, waiting for the players' word
+        self._profiles = Profiles(store, recogniser)
 
     def start(self) -> None:
         """Pick up the newest game where it was left (its working scans too), then start the

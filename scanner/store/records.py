@@ -34,6 +34,7 @@ class GameRecord:
     rules_toml: str
     sides: tuple[dict, ...]
     finished_at: str | None
+    deck: str | None = None  # the taught deck its scans are read with (``scanner/decks``)
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> GameRecord:
@@ -45,6 +46,7 @@ class GameRecord:
             rules_toml=row["rules_toml"],
             sides=tuple(stored_json(row, "sides", f"game {row['id']}")),  # type: ignore[arg-type]
             finished_at=row["finished_at"],
+            deck=row["deck"],
         )
 
     def to_json(self) -> dict:

@@ -114,7 +114,13 @@ CREATE TABLE deck_examples (
 CREATE INDEX deck_examples_by_deck ON deck_examples (deck_id);
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3)
+# Version 4: the taught deck a game is read with (``scanner/decks``), by name; none for the
+# games before, and for a game played with no taught deck.
+V4 = """
+ALTER TABLE games ADD COLUMN deck TEXT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4)
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

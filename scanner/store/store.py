@@ -259,8 +259,15 @@ class Store:
     # --- games ----------------------------------------------------------------------------
 
     def create_game(
-        self, name: str, rules_name: str, rules_toml: str, sides: list[dict]
+        self,
+        name: str,
+        rules_name: str,
+        rules_toml: str,
+        sides: list[dict],
+        deck: str | None = None,
     ) -> GameRecord:
+        """A new game; ``deck``: the taught deck its scans are read with (:class:`NotFound`
+        where no deck of that name is kept), kept by the name the deck has."""
         values = (
             utc_now(),
             checks.text("game name", name, empty=True),
@@ -269,10 +276,11 @@ class Store:
             checks.sides(sides),
         )
         with self._transaction("create a game", write=True) as conn:
+            taught = None if deck is None else deck_rows.find(conn, deck).name
             cursor = conn.execute(
-                "INSERT INTO games (created_at, name, rules_name, rules_toml, sides) "
-                "VALUES (?, ?, ?, ?, ?)",
-                values,
+                "INSERT INTO games (created_at, name, rules_name, rules_toml, sides, deck) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (*values, taught),
             )
             record = queries.game(conn, cursor.lastrowid)
         log.info("game %d created (%s, rules %s)", record.id, record.name, record.rules_name)

@@ -143,7 +143,9 @@ def _tally(track: list[CardReading], frames: int, check_below: float) -> VotedCa
     corners = max(reading.corners for reading in track)  # both corners seen in any frame
     doubted = all(reading.doubted for reading in track if reading.code == code)
     disputed = all(reading.disputed for reading in track if reading.code == code)
-    check = confidence < check_below or doubted or disputed
+    # the table's deck profile read it as another card than the classifier, in every frame
+    contested = all(reading.contested for reading in track if reading.code == code)
+    check = confidence < check_below or doubted or disputed or contested
     card = replace(
         shown,
         confidence=confidence,
@@ -151,5 +153,6 @@ def _tally(track: list[CardReading], frames: int, check_below: float) -> VotedCa
         corners=corners,
         doubted=doubted,
         disputed=disputed,
+        contested=contested,
     )
     return VotedCard(card, len(track), frames, dict(sorted(votes.items())))

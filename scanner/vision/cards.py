@@ -132,6 +132,7 @@ class CardReading:
     corners: int = 1  # 2 when its far corner was read too (a card nothing lies on)
     doubted: bool = False
     disputed: bool = False  # a corner paired with it was read, surely, as another code
+    contested: bool = False  # the deck profile reads it as another card than the classifier
     probabilities: np.ndarray | None = field(default=None, compare=False, repr=False)
     # the centre of its other corner's index, where both were read: the card's centre lies
     # midway between the two (``faces.py`` cuts its face out there)
@@ -150,6 +151,7 @@ class CardReading:
             check=reading.confidence < min_confidence or reading.doubted or reading.contested,
             corners=corners,
             doubted=reading.doubted,
+            contested=reading.contested,
             probabilities=reading.probabilities,
         )
 

@@ -50,6 +50,7 @@ class NewGameIn(Body):
     sides: list[SideIn]
     rules: str | None = Field(None, max_length=100)
     rules_toml: str | None = Field(None, max_length=20_000)
+    deck: str | None = Field(None, max_length=200)  # a taught deck's name: scans read with it
 
 
 class RulesCheckIn(Body):
@@ -192,6 +193,7 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
             sides=[side.model_dump(exclude_none=True) for side in body.sides],
             rules=body.rules,
             rules_toml=body.rules_toml,
+            deck=body.deck or None,
         )
         return {"game": game, "state": service.state_json()}
 

@@ -104,7 +104,15 @@ def page_router(
         presets = [{"spec": spec, "description": get_preset(spec).description} for spec in PRESETS]
         words = i18n.page_words(request)["t"]
         form = rules_form.form_json(next(iter(PRESETS)), words)  # the preset checked first
-        return render(request, "new.html", "new", presets=presets, starter=STARTER_RULES, form=form)
+        return render(
+            request,
+            "new.html",
+            "new",
+            presets=presets,
+            starter=STARTER_RULES,
+            form=form,
+            decks=service.decks(),
+        )
 
     @router.get("/history", response_class=HTMLResponse)
     def history(request: Request) -> HTMLResponse:

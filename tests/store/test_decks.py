@@ -121,3 +121,18 @@ def test_a_file_that_is_no_deck_file_is_refused_in_plain_words(tmp_path: Path):
         read_deck_file(other, CODES, SIZE)
     with pytest.raises(DeckFileError, match="not a deck file"):
         read_deck_file(tmp_path / "missing.hfdeck", CODES, SIZE)
+
+
+def test_a_game_keeps_the_deck_it_is_read_with_by_the_decks_own_name(tmp_path: Path):
+    sides = [{"name": "Us", "players": []}]
+    with Store.open(tmp_path) as store:
+        store.teach_deck("Grandma's blue", "standard", examples("3B", "5B"), CODES)
+        game = store.create_game("", "pagat", "", sides, deck="GRANDMA'S BLUE")
+        plain = store.create_game("", "pagat", "", sides)
+        with pytest.raises(NotFound, match="There is no deck"):
+            store.create_game("", "pagat", "", sides, deck="Nobody's")
+        assert len(store.games()) == 2  # the refused game was not kept
+    with Store.open(tmp_path) as store:
+        assert store.game(game.id).deck == "Grandma's blue"
+        assert store.game(plain.id).deck is None
+        assert store.game(game.id).to_json()["deck"] == "Grandma's blue"

@@ -98,3 +98,27 @@ def test_the_shipped_classifier_gives_its_features_and_the_same_logits_with_them
     taught = [Taught(code, crop_of(k)) for k, code in enumerate(("3B", "5B", "8B"))]
     profile = recogniser.learn("bars", taught)
     assert profile.codes == ("3B", "5B", "8B") and profile.taught == 3
+
+
+def test_a_card_the_players_corrected_is_read_as_they_said_when_seen_again():
+    """The classifier reads print 2 surely as the 8, a card the deck was never taught; the
+    players corrected one such crop to the 5. Seen again (in another light), it reads as the 5;
+    the other prints as before, and "not an index" keeps its probability."""
+    read = stand_in({})
+    taught = [
+        Taught("3B", crop_of(0)),
+        Taught("5B", crop_of(1)),
+        Taught("5B", crop_of(2), corrected=True),
+    ]
+    profile = learn("blue", taught, CLASSES, read)
+    assert len(profile.remembered) == 1
+    logits, features = read(np.stack([crop_of(2, shade=20), crop_of(0, shade=20)]))
+    assert [CLASSES[k] for k in logits.argmax(axis=1)] == ["8B", "3B"]
+    before = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    adapted = profile.adapt(logits, features)
+    assert [CLASSES[k] for k in adapted.argmax(axis=1)] == ["5B", "3B"]
+    none = CLASSES.index("none")
+    assert np.exp(adapted[:, none]) == pytest.approx(before[:, none], rel=1e-6)
+    # taught the same crop without the players' word, the fit alone is no memory of it
+    plain = learn("blue", [*taught[:2], Taught("5B", crop_of(2))], CLASSES, read)
+    assert len(plain.remembered) == 0

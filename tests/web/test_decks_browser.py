@@ -23,7 +23,8 @@ pytestmark = pytest.mark.slow
 def test_a_deck_is_taught_kept_and_deleted_through_the_page(server, phones):
     screen = phones("decks", PHONE)
     page = screen.page
-    screen.open("/")
+    screen.open("/")  # the decks are taught from the new game's page, where they are chosen
+    page.get_by_role("link", name="New game", exact=True).click()
     page.get_by_role("link", name="Decks").click()
     page.wait_for_url(re.compile(r"/decks$"))
     assert page.get_by_text("No deck is taught yet.").is_visible()

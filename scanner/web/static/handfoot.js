@@ -573,6 +573,7 @@
       if (rulesForm.problems) { say(rulesForm.problems, true); return; }
       body.rules_toml = form.elements.rules_toml.value;
     } else { body.rules = rules; }
+    if (form.elements.deck && form.elements.deck.value) { body.deck = form.elements.deck.value; }
     api("POST", "/api/games", body).then(function () { window.location.href = "/"; },
                                           function (error) { say(error.message, true); });
   }
