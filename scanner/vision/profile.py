@@ -69,17 +69,18 @@ class Profile:
         the probability the classifier gives the taught cards together is shared among them
         anew; "not an index" and the cards never taught keep theirs, so a profile taught part
         of a deck, or no phantoms, changes only which of the taught cards a mark is."""
-        if not len(self.classes) or not len(logits):
+        if not (len(self.classes) or len(self.remembered_classes)) or not len(logits):
             return logits
         z = logits.astype(np.float64)
         z = z - z.max(axis=1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
-        among = z[:, self.classes] + SCALE * pooled(features) @ self.weights + self.bias
-        among -= among.max(axis=1, keepdims=True)
-        shares = np.exp(among)
-        shares /= shares.sum(axis=1, keepdims=True)
-        p[:, self.classes] = p[:, self.classes].sum(axis=1, keepdims=True) * shares
+        if len(self.classes):
+            among = z[:, self.classes] + SCALE * pooled(features) @ self.weights + self.bias
+            among -= among.max(axis=1, keepdims=True)
+            shares = np.exp(among)
+            shares /= shares.sum(axis=1, keepdims=True)
+            p[:, self.classes] = p[:, self.classes].sum(axis=1, keepdims=True) * shares
         if len(self.remembered_classes):
             # a card players corrected, seen again: their code takes every card's share, taught
             # or not (the classifier's misreading may be a card never taught); "not an index"
@@ -109,28 +110,48 @@ def learn(
     if unknown:
         raise ValueError(f"not a class the classifier reads: {', '.join(unknown)}")
     cards = [t for t in taught if t.code != NOT_AN_INDEX]
-    codes = tuple(code for code in classes if any(t.code == code for t in cards))
+    none = list(classes).index(NOT_AN_INDEX) if NOT_AN_INDEX in classes else -1
+    remembered, remembered_classes = _remembered([t for t in cards if t.corrected], classes, read)
+    # the corrected crops are remembered, not fitted: fitted, a few of them moved right
+    # readings of other cards (model/experiments/deck-profiles.md)
+    fitted = [t for t in cards if not t.corrected]
+    codes = tuple(code for code in classes if any(t.code == code for t in fitted))
     if len(codes) < 2:  # fewer than two cards taught: nothing to tell apart
         nothing = np.zeros(0, np.int64)
-        return Profile(name, nothing, np.zeros((0, 0)), np.zeros(0), len(cards), codes)
+        return Profile(
+            name,
+            nothing,
+            np.zeros((0, 0)),
+            np.zeros(0),
+            len(cards),
+            codes,
+            remembered,
+            remembered_classes,
+            none,
+        )
     among = np.asarray([classes.index(code) for code in codes], np.int64)
-    crops, labels, originals = [], [], []
-    for t in cards:
+    crops, labels = [], []
+    for t in fitted:
         copies = altered(t.crop)
-        if t.corrected:
-            originals.append(len(crops))
         crops.extend(copies)
         labels.extend([codes.index(t.code)] * len(copies))
     logits, features = read(np.stack(crops))
-    unit = pooled(features)
-    weights, bias = fit(logits[:, among], unit, np.asarray(labels), len(codes))
-    originals = np.asarray(originals, np.int64)
-    remembered = unit[originals]
-    remembered_classes = among[np.asarray(labels, np.int64)[originals]]
-    none = list(classes).index(NOT_AN_INDEX) if NOT_AN_INDEX in classes else -1
+    weights, bias = fit(logits[:, among], pooled(features), np.asarray(labels), len(codes))
     return Profile(
         name, among, weights, bias, len(cards), codes, remembered, remembered_classes, none
     )
+
+
+def _remembered(
+    corrected: Sequence[Taught],
+    classes: Sequence[str],
+    read: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pooled features [M, D] of the crops players ``corrected`` and their classes [M]."""
+    if not corrected:
+        return np.zeros((0, 0)), np.zeros(0, np.int64)
+    _, features = read(np.stack([t.crop for t in corrected]))
+    return pooled(features), np.asarray([classes.index(t.code) for t in corrected], np.int64)
 
 
 def fit(
