@@ -30,6 +30,7 @@ from scanner.service.errors import (
     NotNow,
     ServiceError,
 )
+from scanner.service.images import decode_upload
 from scanner.service.said import Said
 from scanner.service.worker import Worker
 from scanner.store import BadValue, NotFound, Store
@@ -159,10 +160,14 @@ class Decks(Worker):
         except NotFound:
             raise NoSuchThing(f"example of deck {record.name!r}", example_id) from None
 
-    def teach(self, name: str, layout: str, again: bool = False) -> dict:
+    def teach(
+        self, name: str, layout: str, again: bool = False, photo: bytes | None = None
+    ) -> dict:
         """Take a photo of deck ``name`` laid out as ``layout`` and read it: the lesson, to be
         kept (:meth:`keep_lesson`) once the players say it is right. A new deck's name must be
-        free; ``again``: teach a kept deck again (its taught examples replaced once kept)."""
+        free; ``again``: teach a kept deck again (its taught examples replaced once kept);
+        ``photo``: a phone's photo of the deck laid out, read instead of the camera's (checked
+        before anything else: :class:`BadUpload` for one that is not a picture)."""
         name = checked_name(name)
         if layout not in LAYOUTS:
             raise BadInput("deck layout", layout, f"it is {' or '.join(LAYOUTS)}")
@@ -170,12 +175,13 @@ class Decks(Worker):
             name = self._deck(name).name
         else:
             self._refuse_taken(name)
+        image = decode_upload(photo) if photo is not None else None
         done: Future = Future()
 
         def start() -> None:
             if self._state.panel.busy:
                 raise Busy()
-            self._scanner.submit(self._teach_thread, layout, done)
+            self._scanner.submit(self._teach_thread, layout, done, image)
 
         self._call(start)
         lesson = done.result(timeout=TEACH_TIMEOUT_S)
@@ -187,15 +193,19 @@ class Decks(Worker):
         )
         return waiting.to_json()
 
-    def _teach_thread(self, layout: str, done: Future) -> None:
-        """On the scan thread: one frame, read as the layout says."""
+    def _teach_thread(self, layout: str, done: Future, image: Any = None) -> None:
+        """On the scan thread: one frame (the camera's, or ``image``, a phone's photo), read
+        as the layout says."""
         try:
-            try:
-                frame = self.camera.photo_to_teach(layout)
-            except CameraError as error:
-                self.camera.captured(str(error))
-                raise CannotScan(Said.of("camera_silent", error=str(error)), code=1) from None
-            self.camera.captured(None)
+            if image is not None:
+                frame = image
+            else:
+                try:
+                    frame = self.camera.photo_to_teach(layout)
+                except CameraError as error:
+                    self.camera.captured(str(error))
+                    raise CannotScan(Said.of("camera_silent", error=str(error)), code=1) from None
+                self.camera.captured(None)
             done.set_result(from_layout(self.recogniser, [frame], layout))
         except ServiceError as error:
             done.set_exception(error)

@@ -265,6 +265,17 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
         (its page: ``page``)."""
         return service.teach(body.name, body.layout, body.again)
 
+    @router.post("/decks/lessons/upload")
+    async def teach_from_photo(
+        request: Request,
+        name: Annotated[str, Query(max_length=200)],
+        layout: Annotated[str, Query(max_length=20)] = "standard",
+        again: bool = False,
+    ) -> dict:
+        """A phone's photo of a deck laid out, read as a lesson (as ``/decks/lessons``)."""
+        chunks = [chunk async for chunk in request.stream()]
+        return await run_in_threadpool(service.teach, name, layout, again, b"".join(chunks))
+
     @router.get("/decks/lessons/{lesson_id}")
     def lesson(lesson_id: RowId) -> dict:
         return service.lesson(lesson_id)

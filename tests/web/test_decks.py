@@ -218,3 +218,29 @@ def test_a_camera_without_a_frame_or_a_photo_without_a_card_teaches_nothing(tmp_
             assert store.decks() == []
         finally:
             store.close()
+
+
+def test_a_phones_photo_of_the_deck_laid_out_teaches_it_too(client, table):
+    """The deck photographed by a phone and sent from the page: read as the camera's photo
+    is, shown, then kept; a file that is no picture is refused in plain words."""
+    import cv2
+
+    store, _ = table
+    laid_out = TableCamera("synthetic:9").photo_to_teach("special")
+    photo = cv2.imencode(".jpg", laid_out[:, :, ::-1])[1].tobytes()
+    answer = client.post(
+        "/api/decks/lessons/upload?name=Blue%20special&layout=special", content=photo
+    )
+    assert answer.status_code == 200, answer.text
+    lesson = answer.json()
+    codes = layout_codes("special")
+    found = [card["code"] for card in lesson["found"]]
+    assert len(found) >= len(codes) // 2 and set(lesson["missing"]) == set(codes) - set(found)
+    assert client.get(lesson["page"]).status_code == 200
+    assert store.decks() == []
+    post(client, keep_url(lesson))
+    assert store.deck("Blue special").layout == "special"
+
+    bad = client.post("/api/decks/lessons/upload?name=Other", content=b"not a picture")
+    assert bad.status_code == 400 and "not a picture" in bad.json()["shown"]
+    assert [d.name for d in store.decks()] == ["Blue special"]

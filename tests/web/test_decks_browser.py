@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 
+import cv2
 import pytest
 
+from scanner.service import TableCamera
 from tests.web import test_browser as harness
 from tests.web.test_browser import PHONE, PIN, assert_readable
 
@@ -66,3 +68,15 @@ def test_a_deck_is_taught_kept_and_deleted_through_the_page(server, phones):
         "Delete the deck Grandma's blue and everything the camera learnt from it?"
     )
     assert page.get_by_text("No deck is taught yet.").is_visible()
+
+    # a phone's own photo of the deck laid out, chosen on the same form, teaches it too
+    laid_out = TableCamera("synthetic:9").photo_to_teach("standard")
+    photo = cv2.imencode(".jpg", laid_out[:, :, ::-1])[1].tobytes()
+    page.get_by_label("The deck's name").fill("Phone deck")
+    page.get_by_role("radio", name=re.compile("^Standard")).check()
+    page.locator("input[data-teach-upload]").set_input_files(
+        files=[{"name": "deck.jpg", "mimeType": "image/jpeg", "buffer": photo}]
+    )
+    page.wait_for_url(re.compile(r"/teach/\d+$"))
+    assert page.get_by_text("These are the cards we saw: right?").is_visible()
+    assert page.locator("#lesson-found img").count() >= 10

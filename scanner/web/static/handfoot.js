@@ -395,6 +395,23 @@
             function (error) { input.value = ""; say(error.message, true); outcome(key, error.message, true); });
   });
 
+  /* A phone's photo of a deck laid out, read as the deck form says (name, layout); its
+     lesson's page opens, as after the camera's photo. */
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (!input.hasAttribute || !input.hasAttribute("data-teach-upload") || !input.files.length) { return; }
+    var form = input.form;
+    var layout = form.querySelector("input[name=layout]:checked");
+    var query = "name=" + encodeURIComponent(form.elements.name.value) +
+      "&layout=" + encodeURIComponent(layout ? layout.value : "standard");
+    var file = input.files[0];
+    input.blur();
+    say(w("sending"));
+    api("POST", "/api/decks/lessons/upload?" + query, file, file.type || "application/octet-stream")
+      .then(function (data) { input.value = ""; window.location.href = data.page; },
+            function (error) { input.value = ""; say(error.message, true); });
+  });
+
   /* The card picker: change, accept, move or delete a card; or add one. */
   var picker = document.getElementById("picker");
   var pickerState = null;
