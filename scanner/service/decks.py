@@ -11,15 +11,23 @@ from __future__ import annotations
 
 import itertools
 import logging
+import tempfile
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from scanner.camera import CameraError
 from scanner.decks.layouts import LAYOUTS, layout_codes
-from scanner.decks.profiles import Profiles, examples_of
+from scanner.decks.profiles import (
+    DeckFileError,
+    Profiles,
+    examples_of,
+    read_deck_file,
+    write_deck_file,
+)
 from scanner.decks.teach import NONE, Lesson, from_layout
 from scanner.service.camera import TableCamera
 from scanner.service.errors import (
@@ -250,6 +258,31 @@ class Decks(Worker):
         record = self._deck(name)
         self.store.delete_deck(record.name)
         return {"deleted": record.name, "page": "/decks"}
+
+    def deck_file(self, name: str) -> tuple[str, bytes]:
+        """Deck ``name`` as one file to keep or take to another table (``handfoot deck
+        export``'s): its name and its bytes."""
+        record = self._deck(name)
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "deck.zip"
+            write_deck_file(self.store, record.name, path)
+            return record.name, path.read_bytes()
+
+    def import_deck(self, data: bytes) -> dict:
+        """Keep the deck in ``data`` (a file :meth:`deck_file` wrote, at this table or
+        another), under its own name, which must be free; refused in plain words where the
+        file is no deck file this reader takes."""
+        c = self.recogniser.contract
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "deck.zip"
+            path.write_bytes(data)
+            try:
+                name, layout, examples = read_deck_file(path, c.classes, (c.crop_h, c.crop_w))
+            except DeckFileError:
+                said = Said.of("deck_file_bad")
+                raise BadInput("deck file", "", str(said), said) from None
+        self._refuse_taken(name)
+        return deck_json(self.store.teach_deck(name, layout, examples, c.classes))
 
     # --- a game's deck: its scans read with it, its deal's corrections joining it ------------
 

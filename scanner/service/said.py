@@ -82,6 +82,8 @@ SENTENCES = {
     "nothing_to_teach": "No card was found in the photo: nothing to teach. Lay the deck out "
     "face up under the camera, in good light, and take the photo again.",
     "no_deck": "There is no deck called {name}.",
+    "deck_file_bad": "This file is not a deck handfoot can read: choose a file saved with "
+    "Save this deck to a file.",
     "deck_other_kind": "The deck {name} is a {deck}, and these rules play with the other one: "
     "choose another deck, or none.",
     "no_lesson": "This photo is no longer waiting to be kept: take the photo again.",

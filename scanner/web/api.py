@@ -276,6 +276,12 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
         chunks = [chunk async for chunk in request.stream()]
         return await run_in_threadpool(service.teach, name, layout, again, b"".join(chunks))
 
+    @router.post("/decks/import")
+    async def import_deck(request: Request) -> dict:
+        """Keep a deck from a file saved at this table or another (its page: ``page``)."""
+        chunks = [chunk async for chunk in request.stream()]
+        return await run_in_threadpool(service.import_deck, b"".join(chunks))
+
     @router.get("/decks/lessons/{lesson_id}")
     def lesson(lesson_id: RowId) -> dict:
         return service.lesson(lesson_id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -148,6 +149,17 @@ def page_router(
             service.deck_crop(name, example_id),
             media_type="image/png",
             headers={"Cache-Control": IMAGE_CACHE},
+        )
+
+    @router.get("/decks/{name:path}/deck-file")
+    def deck_file(name: str) -> Response:
+        """The deck as one file, to keep or to take to another table."""
+        kept, data = service.deck_file(name)
+        shown = quote(f"{kept}.handfoot-deck.zip", safe="")
+        return Response(
+            data,
+            media_type="application/zip",
+            headers={"Content-Disposition": f"attachment; filename*=UTF-8''{shown}"},
         )
 
     @router.get("/decks/{name:path}", response_class=HTMLResponse)

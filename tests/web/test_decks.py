@@ -244,3 +244,33 @@ def test_a_phones_photo_of_the_deck_laid_out_teaches_it_too(client, table):
     bad = client.post("/api/decks/lessons/upload?name=Other", content=b"not a picture")
     assert bad.status_code == 400 and "not a picture" in bad.json()["shown"]
     assert [d.name for d in store.decks()] == ["Blue special"]
+
+
+def test_a_deck_saved_to_a_file_is_added_back_from_it(client, table):
+    """A deck saved from its page and added from the file (at this table, after deleting it,
+    as at another table): the same examples, its corrections too; a file that is no deck file
+    and a name already kept are refused in plain words."""
+    store, _ = table
+    lesson = post(client, "/api/decks/lessons", {"name": "Grandma's blue", "layout": "standard"})
+    post(client, keep_url(lesson))
+    kept = [(e.code, e.source, e.crop) for e in store.deck_examples("Grandma's blue")]
+    saved = client.get("/decks/Grandma%27s%20blue/deck-file")
+    assert saved.status_code == 200 and saved.content.startswith(b"PK")
+    assert "Grandma%27s%20blue.handfoot-deck.zip" in saved.headers["content-disposition"]
+    page = client.get("/decks/Grandma%27s%20blue")
+    assert 'href="/decks/Grandma%27s%20blue/deck-file"' in page.text
+
+    taken = client.post("/api/decks/import", content=saved.content)
+    assert (
+        taken.status_code == 409 and "already a deck called Grandma's blue" in taken.json()["shown"]
+    )
+    post(client, "/api/decks/delete", {"deck": "Grandma's blue"})
+    answer = client.post("/api/decks/import", content=saved.content)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["page"] == "/decks/Grandma%27s%20blue"
+    assert [(e.code, e.source, e.crop) for e in store.deck_examples("Grandma's blue")] == kept
+
+    for junk in (b"", b"PK\x03\x04 not really", saved.content[: len(saved.content) // 2]):
+        bad = client.post("/api/decks/import", content=junk)
+        assert bad.status_code == 400 and "not a deck handfoot can read" in bad.json()["shown"]
+    assert len(store.decks()) == 1

@@ -412,6 +412,18 @@
             function (error) { input.value = ""; say(error.message, true); });
   });
 
+  /* A deck saved to a file at this table or another, kept here; its page opens. */
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (!input.hasAttribute || !input.hasAttribute("data-deck-file") || !input.files.length) { return; }
+    var file = input.files[0];
+    input.blur();
+    say(w("sending"));
+    api("POST", "/api/decks/import", file, "application/zip")
+      .then(function (data) { input.value = ""; window.location.href = data.page; },
+            function (error) { input.value = ""; say(error.message, true); });
+  });
+
   /* The card picker: change, accept, move or delete a card; or add one. */
   var picker = document.getElementById("picker");
   var pickerState = null;
