@@ -5,6 +5,7 @@ confirmation, the deck kept, looked at and deleted; every page readable on a pho
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import cv2
 import pytest
@@ -41,7 +42,8 @@ def test_a_deck_is_taught_kept_and_deleted_through_the_page(server, phones):
     page.wait_for_url(re.compile(r"/teach/\d+$"))
     assert page.get_by_text("These are the cards we saw: right?").is_visible()
     crops = page.locator("#lesson-found img")
-    assert crops.count() >= 10
+    found = crops.count()  # counted here: the locator counts on whatever page is open
+    assert found >= 10
     page.wait_for_function(
         "() => [...document.querySelectorAll('#lesson-found img')]"
         ".every(img => img.complete && img.naturalWidth > 0)"
@@ -54,9 +56,14 @@ def test_a_deck_is_taught_kept_and_deleted_through_the_page(server, phones):
     page.get_by_role("button", name="Yes, keep it").click()
     page.wait_for_url(re.compile(r"/decks/Grandma%27s%20blue$"))
     assert page.locator("h1").inner_text() == "Grandma's blue"
-    assert page.locator(".crop-card img").count() >= crops.count()
+    assert page.locator(".crop-card img").count() >= found
     assert_readable(screen, "the deck's page")
     screen.shot("deck")
+    with page.expect_download() as saving:
+        page.get_by_role("link", name="Save this deck to a file").click()
+    saved = saving.value
+    assert saved.suggested_filename == "Grandma's blue.handfoot-deck.zip"
+    deck_file = Path(saved.path()).read_bytes()
 
     screen.open("/decks")
     assert page.get_by_role("link", name="Grandma's blue").is_visible()
@@ -68,6 +75,14 @@ def test_a_deck_is_taught_kept_and_deleted_through_the_page(server, phones):
         "Delete the deck Grandma's blue and everything the camera learnt from it?"
     )
     assert page.get_by_text("No deck is taught yet.").is_visible()
+
+    # the deck saved before comes back from its file, as it would at another table
+    page.locator("input[data-deck-file]").set_input_files(
+        files=[{"name": "deck.zip", "mimeType": "application/zip", "buffer": deck_file}]
+    )
+    page.wait_for_url(re.compile(r"/decks/Grandma%27s%20blue$"))
+    assert page.locator(".crop-card img").count() >= found
+    screen.open("/decks")
 
     # a phone's own photo of the deck laid out, chosen on the same form, teaches it too
     laid_out = TableCamera("synthetic:9").photo_to_teach("standard")
