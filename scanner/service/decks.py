@@ -15,7 +15,7 @@ import tempfile
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ from scanner.service.errors import (
     NotNow,
     ServiceError,
 )
-from scanner.service.images import decode_upload
+from scanner.service.images import decode_upload, encode_jpeg
 from scanner.service.said import Said
 from scanner.service.worker import Worker
 from scanner.store import BadValue, NotFound, Store
@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 
 TEACH_TIMEOUT_S = 120.0
 MOST_LESSONS = 4  # lessons waiting at once; the oldest is forgotten first
+MOST_PHOTOS = 3  # photos one lesson reads together (a layout too long for one, a card missed)
 
 
 class NothingToTeach(ServiceError):
@@ -76,6 +77,8 @@ class Waiting:
     again: bool  # teaching a kept deck again
     lesson: Lesson
     examples: tuple[Example, ...]
+    # the photos read, as JPEG (a few hundred kilobytes each): another photo is read with them
+    photos: tuple[bytes, ...] = field(default=(), compare=False, repr=False)
 
     def to_json(self) -> dict:
         cards: dict[str, list[int]] = {}
@@ -91,6 +94,8 @@ class Waiting:
             "missing": list(self.lesson.missing),
             "extra": self.lesson.extra,
             "cards": self.lesson.cards,
+            "photos": len(self.photos),
+            "more": len(self.photos) < MOST_PHOTOS,
             "page": f"/teach/{self.id}",
         }
 
@@ -104,10 +109,12 @@ class Lessons:
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
-    def add(self, name: str, layout: str, again: bool, lesson: Lesson) -> Waiting:
+    def add(
+        self, name: str, layout: str, again: bool, lesson: Lesson, photos: tuple[bytes, ...] = ()
+    ) -> Waiting:
         examples = tuple(examples_of(lesson.taught))
         with self._lock:
-            waiting = Waiting(next(self._ids), name, layout, again, lesson, examples)
+            waiting = Waiting(next(self._ids), name, layout, again, lesson, examples, photos)
             for old in [w.id for w in self._waiting.values() if same(w.name, name)]:
                 del self._waiting[old]
             self._waiting[waiting.id] = waiting
@@ -184,26 +191,49 @@ class Decks(Worker):
         else:
             self._refuse_taken(name)
         image = decode_upload(photo) if photo is not None else None
-        done: Future = Future()
-
-        def start() -> None:
-            if self._state.panel.busy:
-                raise Busy()
-            self._scanner.submit(self._teach_thread, layout, done, image)
-
-        self._call(start)
-        lesson = done.result(timeout=TEACH_TIMEOUT_S)
-        if not lesson.cards:
-            raise NothingToTeach(Said.of("nothing_to_teach"))
-        waiting = self._lessons.add(name, layout, again, lesson)
+        lesson, photos = self._read_lesson(layout, image, ())
+        waiting = self._lessons.add(name, layout, again, lesson, photos)
         log.info(
             "deck %r photographed: %d cards found, %d not", name, lesson.cards, len(lesson.missing)
         )
         return waiting.to_json()
 
-    def _teach_thread(self, layout: str, done: Future, image: Any = None) -> None:
+    def another_photo(self, lesson_id: int, photo: bytes | None = None) -> dict:
+        """One more photo of a waiting lesson's deck (the camera's, or ``photo``, a phone's),
+        read together with its photos before: the new lesson replaces it. Refused in plain
+        words once it holds MOST_PHOTOS."""
+        waiting = self._lessons.get(lesson_id)
+        if len(waiting.photos) >= MOST_PHOTOS:
+            raise NotNow(Said.of("lesson_full", most=MOST_PHOTOS))
+        image = decode_upload(photo) if photo is not None else None
+        lesson, photos = self._read_lesson(waiting.layout, image, waiting.photos)
+        kept = self._lessons.add(waiting.name, waiting.layout, waiting.again, lesson, photos)
+        return kept.to_json()
+
+    def _read_lesson(
+        self, layout: str, image: Any, before: tuple[bytes, ...]
+    ) -> tuple[Lesson, tuple[bytes, ...]]:
+        """A new photo (the camera's, or ``image``) read with the photos ``before``, on the
+        scan thread: the lesson and every photo read; :class:`NothingToTeach` where no card was
+        found."""
+        done: Future = Future()
+
+        def start() -> None:
+            if self._state.panel.busy:
+                raise Busy()
+            self._scanner.submit(self._teach_thread, layout, done, image, before)
+
+        self._call(start)
+        lesson, photos = done.result(timeout=TEACH_TIMEOUT_S)
+        if not lesson.cards:
+            raise NothingToTeach(Said.of("nothing_to_teach"))
+        return lesson, photos
+
+    def _teach_thread(
+        self, layout: str, done: Future, image: Any = None, before: tuple[bytes, ...] = ()
+    ) -> None:
         """On the scan thread: one frame (the camera's, or ``image``, a phone's photo), read
-        as the layout says."""
+        with the photos ``before`` as the layout says."""
         try:
             if image is not None:
                 frame = image
@@ -214,7 +244,9 @@ class Decks(Worker):
                     self.camera.captured(str(error))
                     raise CannotScan(Said.of("camera_silent", error=str(error)), code=1) from None
                 self.camera.captured(None)
-            done.set_result(from_layout(self.recogniser, [frame], layout))
+            photos = (*before, encode_jpeg(frame))
+            frames = [*(decode_upload(data) for data in before), frame]
+            done.set_result((from_layout(self.recogniser, frames, layout), photos))
         except ServiceError as error:
             done.set_exception(error)
         except Exception as error:

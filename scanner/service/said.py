@@ -82,6 +82,7 @@ SENTENCES = {
     "nothing_to_teach": "No card was found in the photo: nothing to teach. Lay the deck out "
     "face up under the camera, in good light, and take the photo again.",
     "no_deck": "There is no deck called {name}.",
+    "lesson_full": "This lesson holds {most} photos already: keep it, or take the photo again.",
     "deck_file_bad": "This file is not a deck handfoot can read: choose a file saved with "
     "Save this deck to a file.",
     "deck_other_kind": "The deck {name} is a {deck}, and these rules play with the other one: "

@@ -282,6 +282,17 @@ def api_router(service: TableService, panel: Any = None) -> APIRouter:
         chunks = [chunk async for chunk in request.stream()]
         return await run_in_threadpool(service.import_deck, b"".join(chunks))
 
+    @router.post("/decks/lessons/{lesson_id}/more")
+    def another_photo(lesson_id: RowId) -> dict:
+        """One more photo from the camera, read with the lesson's photos before."""
+        return service.another_photo(lesson_id)
+
+    @router.post("/decks/lessons/{lesson_id}/more/upload")
+    async def another_phone_photo(lesson_id: RowId, request: Request) -> dict:
+        """One more photo, from a phone, read with the lesson's photos before."""
+        chunks = [chunk async for chunk in request.stream()]
+        return await run_in_threadpool(service.another_photo, lesson_id, b"".join(chunks))
+
     @router.get("/decks/lessons/{lesson_id}")
     def lesson(lesson_id: RowId) -> dict:
         return service.lesson(lesson_id)

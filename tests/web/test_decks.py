@@ -5,6 +5,7 @@ cannot be done is refused in plain words with the right status."""
 
 import re
 
+import cv2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -223,8 +224,6 @@ def test_a_camera_without_a_frame_or_a_photo_without_a_card_teaches_nothing(tmp_
 def test_a_phones_photo_of_the_deck_laid_out_teaches_it_too(client, table):
     """The deck photographed by a phone and sent from the page: read as the camera's photo
     is, shown, then kept; a file that is no picture is refused in plain words."""
-    import cv2
-
     store, _ = table
     laid_out = TableCamera("synthetic:9").photo_to_teach("special")
     photo = cv2.imencode(".jpg", laid_out[:, :, ::-1])[1].tobytes()
@@ -274,3 +273,35 @@ def test_a_deck_saved_to_a_file_is_added_back_from_it(client, table):
         bad = client.post("/api/decks/import", content=junk)
         assert bad.status_code == 400 and "not a deck handfoot can read" in bad.json()["shown"]
     assert len(store.decks()) == 1
+
+
+def test_another_photo_is_read_with_the_lessons_photos_before(client, table):
+    """A lesson takes more photos (a card missed, a layout too long for one photo), each read
+    with those before, up to three; the newest lesson replaces the one before it."""
+    store, _ = table
+    first = post(client, "/api/decks/lessons", {"name": "Long table", "layout": "standard"})
+    assert (first["photos"], first["more"]) == (1, True)
+    second = post(client, f"/api/decks/lessons/{first['id']}/more")
+    assert second["photos"] == 2 and second["id"] != first["id"]
+    found = lambda lesson: {card["code"] for card in lesson["found"]}  # noqa: E731
+    assert found(second) >= found(first)
+    assert sum(len(c["crops"]) for c in second["found"]) > sum(
+        len(c["crops"]) for c in first["found"]
+    )
+    assert client.get(f"/api/decks/lessons/{first['id']}").status_code == 404
+    page = client.get(second["page"])
+    assert f'data-post="/api/decks/lessons/{second["id"]}/more"' in page.text
+
+    laid_out = TableCamera("synthetic:9").photo_to_teach("standard")
+    photo = cv2.imencode(".jpg", laid_out[:, :, ::-1])[1].tobytes()
+    bad = client.post(f"/api/decks/lessons/{second['id']}/more/upload", content=b"no photo")
+    assert bad.status_code == 400 and "not a picture" in bad.json()["shown"]
+    answer = client.post(f"/api/decks/lessons/{second['id']}/more/upload", content=photo)
+    assert answer.status_code == 200, answer.text
+    third = answer.json()
+    assert (third["photos"], third["more"]) == (3, False)
+    full = client.post(f"/api/decks/lessons/{third['id']}/more")
+    assert full.status_code == 409 and "holds 3 photos already" in full.json()["shown"]
+    assert 'id="more-lesson"' not in client.get(third["page"]).text
+    post(client, keep_url(third))
+    assert store.deck("Long table").taught >= sum(len(c["crops"]) for c in third["found"])

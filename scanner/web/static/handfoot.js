@@ -412,6 +412,18 @@
             function (error) { input.value = ""; say(error.message, true); });
   });
 
+  /* One more photo of a deck being taught, from this phone: read with the photos before. */
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (!input.hasAttribute || !input.hasAttribute("data-lesson-upload") || !input.files.length) { return; }
+    var file = input.files[0];
+    input.blur();
+    say(w("sending"));
+    api("POST", input.getAttribute("data-lesson-upload"), file, file.type || "application/octet-stream")
+      .then(function (data) { input.value = ""; window.location.href = data.page; },
+            function (error) { input.value = ""; say(error.message, true); });
+  });
+
   /* A deck saved to a file at this table or another, kept here; its page opens. */
   document.addEventListener("change", function (event) {
     var input = event.target;
