@@ -82,12 +82,9 @@ def corrected_examples(
 
 def _nearest(marks: Sequence, point: tuple[float, float]):
     """The mark of ``marks`` nearest ``point`` within half its index's size; None if none."""
-    near = [
-        (math.dist((m.x, m.y), point), n)
-        for n, m in enumerate(marks)
-        if math.dist((m.x, m.y), point) <= max(m.index_w, m.index_h) / 2
-    ]
-    return marks[min(near)[1]] if near else None
+    near = [(math.dist((m.x, m.y), point), n, m) for n, m in enumerate(marks)]
+    near = [item for item in near if item[0] <= max(item[2].index_w, item[2].index_h) / 2]
+    return min(near, key=lambda item: item[:2])[2] if near else None
 
 
 def _holds(card, mark) -> bool:

@@ -99,8 +99,16 @@ def fitted(store: Store, recogniser: Recogniser, deck: DeckRecord) -> Profile:
 
 
 def write_deck_file(store: Store, name: str, path: Path) -> DeckRecord:
-    """Deck ``name`` as one file (a ZIP of ``deck.json`` and its crops as PNG), written whole
-    or not at all."""
+    """Deck ``name`` as one file (``deck_bytes``), written whole or not at all."""
+    deck, data = deck_bytes(store, name)
+    temporary = path.with_name(path.name + ".part")
+    temporary.write_bytes(data)
+    temporary.replace(path)
+    return deck
+
+
+def deck_bytes(store: Store, name: str) -> tuple[DeckRecord, bytes]:
+    """Deck ``name`` and the bytes of its file: a ZIP of ``deck.json`` and its crops as PNG."""
     deck = store.deck(name)
     examples = store.deck_examples(deck.name)
     listing = {
@@ -118,41 +126,53 @@ def write_deck_file(store: Store, name: str, path: Path) -> DeckRecord:
         archive.writestr("deck.json", json.dumps(listing, indent=1))
         for entry, example in zip(listing["examples"], examples, strict=True):
             archive.writestr(entry["file"], example.crop)
-    temporary = path.with_name(path.name + ".part")
-    temporary.write_bytes(buffer.getvalue())
-    temporary.replace(path)
-    return deck
+    return deck, buffer.getvalue()
 
 
 def read_deck_file(
     path: Path, codes: Sequence[str], size: tuple[int, int]
 ) -> tuple[str, str, list[Example]]:
-    """A deck file's name, layout and examples, each checked: a known code, a crop of the
-    classifier's ``size``. Raises :class:`DeckFileError` saying what is wrong."""
+    """A deck file's name, layout and examples, each checked (``read_deck_bytes``). Raises
+    :class:`DeckFileError` saying what is wrong."""
     try:
         if path.stat().st_size > MOST_FILE_BYTES:
             raise DeckFileError(f"{path}: larger than a deck file can be")
-        with zipfile.ZipFile(path) as archive:
+        data = path.read_bytes()
+    except OSError as error:
+        raise DeckFileError(f"{path}: not a deck file that can be read ({error})") from None
+    return read_deck_bytes(data, codes, size, str(path))
+
+
+def read_deck_bytes(
+    data: bytes, codes: Sequence[str], size: tuple[int, int], where: str = "the deck file"
+) -> tuple[str, str, list[Example]]:
+    """The name, layout and examples of a deck file's bytes ``data``, each checked: a known
+    code, a crop of the classifier's ``size``. Raises :class:`DeckFileError` saying what is
+    wrong (of ``where``)."""
+    if len(data) > MOST_FILE_BYTES:
+        raise DeckFileError(f"{where}: larger than a deck file can be")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
             listing = json.loads(archive.read("deck.json"))
             if not isinstance(listing, dict) or listing.get("format") != FILE_FORMAT:
-                raise DeckFileError(f"{path}: not a handfoot deck file")
+                raise DeckFileError(f"{where}: not a handfoot deck file")
             if listing.get("version") != FILE_VERSION:
                 raise DeckFileError(
-                    f"{path}: a deck file of version {listing.get('version')!r}; this handfoot "
-                    f"reads version {FILE_VERSION}"
+                    f"{where}: a deck file of version {listing.get('version')!r}; this "
+                    f"handfoot reads version {FILE_VERSION}"
                 )
             name, layout = listing.get("name"), listing.get("layout")
             if not isinstance(name, str) or layout not in LAYOUTS:
-                raise DeckFileError(f"{path}: the deck's name or layout is missing")
+                raise DeckFileError(f"{where}: the deck's name or layout is missing")
             examples = []
             for entry in listing.get("examples", []):
                 code, source = entry.get("code"), entry.get("source", "taught")
-                data = archive.read(entry["file"])
-                if code not in codes or crop_of(data, size) is None:
-                    raise DeckFileError(f"{path}: {entry['file']} is no example this reader takes")
-                examples.append(Example(code, data, source))
+                crop = archive.read(entry["file"])
+                if code not in codes or crop_of(crop, size) is None:
+                    raise DeckFileError(f"{where}: {entry['file']} is no example this reader takes")
+                examples.append(Example(code, crop, source))
     except (OSError, zipfile.BadZipFile, KeyError, TypeError, AttributeError) as error:
-        raise DeckFileError(f"{path}: not a deck file that can be read ({error})") from None
+        raise DeckFileError(f"{where}: not a deck file that can be read ({error})") from None
     except json.JSONDecodeError:
-        raise DeckFileError(f"{path}: its deck.json is not JSON") from None
+        raise DeckFileError(f"{where}: its deck.json is not JSON") from None
     return name, layout, examples

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import itertools
 import logging
-import tempfile
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from scanner.camera import CameraError
@@ -24,9 +22,9 @@ from scanner.decks.layouts import LAYOUTS, layout_codes
 from scanner.decks.profiles import (
     DeckFileError,
     Profiles,
+    deck_bytes,
     examples_of,
-    read_deck_file,
-    write_deck_file,
+    read_deck_bytes,
 )
 from scanner.decks.teach import NONE, Lesson, from_layout
 from scanner.service.camera import TableCamera
@@ -42,7 +40,7 @@ from scanner.service.images import decode_upload, encode_jpeg
 from scanner.service.said import Said
 from scanner.service.worker import Worker
 from scanner.store import BadValue, NotFound, Store
-from scanner.store.decks import NAME_LIMIT, Example, deck_name
+from scanner.store.decks import NAME_LIMIT, DeckRecord, Example, deck_name
 from scanner.vision.errors import RecogniserError
 
 log = logging.getLogger(__name__)
@@ -294,25 +292,19 @@ class Decks(Worker):
     def deck_file(self, name: str) -> tuple[str, bytes]:
         """Deck ``name`` as one file to keep or take to another table (``handfoot deck
         export``'s): its name and its bytes."""
-        record = self._deck(name)
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "deck.zip"
-            write_deck_file(self.store, record.name, path)
-            return record.name, path.read_bytes()
+        record, data = deck_bytes(self.store, self._deck(name).name)
+        return record.name, data
 
     def import_deck(self, data: bytes) -> dict:
         """Keep the deck in ``data`` (a file :meth:`deck_file` wrote, at this table or
         another), under its own name, which must be free; refused in plain words where the
         file is no deck file this reader takes."""
         c = self.recogniser.contract
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "deck.zip"
-            path.write_bytes(data)
-            try:
-                name, layout, examples = read_deck_file(path, c.classes, (c.crop_h, c.crop_w))
-            except DeckFileError:
-                said = Said.of("deck_file_bad")
-                raise BadInput("deck file", "", str(said), said) from None
+        try:
+            name, layout, examples = read_deck_bytes(data, c.classes, (c.crop_h, c.crop_w))
+        except DeckFileError:
+            said = Said.of("deck_file_bad")
+            raise BadInput("deck file", "", str(said), said) from None
         self._refuse_taken(name)
         return deck_json(self.store.teach_deck(name, layout, examples, c.classes))
 
@@ -371,7 +363,8 @@ class Decks(Worker):
         if taken is not None:
             raise NotNow(Said.of("deck_taken", name=taken.name))
 
-    def _deck(self, name: str):
+    def _deck(self, name: str) -> DeckRecord:
+        """Deck ``name``; :class:`NoSuchDeck`, said plainly, where none is kept."""
         try:
             return self.store.deck(name)
         except NotFound:

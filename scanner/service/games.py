@@ -4,20 +4,21 @@ past games and their exports."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 
 from engine import HandfootError, RuleSet
 from scanner.service import history
 from scanner.service.camera import TableCamera
 from scanner.service.checks import MAX_GAME_NAME, check_sides, clean_name, parse_rules
-from scanner.service.decks import NoSuchDeck
 from scanner.service.errors import BadInput, Busy
 from scanner.service.panel import PanelState
 from scanner.service.said import Said
 from scanner.service.state import SideWork, Standing, TableState, rules_for, with_draft
 from scanner.service.worker import Worker
 from scanner.service.working import with_scan
-from scanner.store import GameRecord, NotFound, Store
+from scanner.store import GameRecord, Store
+from scanner.store.decks import DeckRecord
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,7 @@ class Games(Worker):
 
     store: Store
     camera: TableCamera
+    _deck: Callable[[str], DeckRecord]  # a taught deck by name, or NoSuchDeck (``decks.py``)
 
     def _restore(self) -> TableState:
         for game in self.store.games():
@@ -104,10 +106,7 @@ class Games(Worker):
     def _game_deck(self, name: str, kind: str) -> str:
         """The kept name of taught deck ``name`` for a game played with the ``kind`` of deck;
         refused in plain words where none is kept or it is the other kind."""
-        try:
-            taught = self.store.deck(name)
-        except NotFound:
-            raise NoSuchDeck("deck called", name, Said.of("no_deck", name=name)) from None
+        taught = self._deck(name)
         if taught.layout != kind:
             other = Said.of(f"deck_{taught.layout}")
             said = Said.of("deck_other_kind", name=taught.name, deck=other)

@@ -13,6 +13,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engine import Card, Deck, UnknownCardError
+
 LOCALES = Path(__file__).resolve().parent / "locales"
 LANGUAGES = {"en": "English", "da": "Dansk", "sv": "Svenska", "nb": "Norsk"}
 DEFAULT = "en"
@@ -81,17 +83,20 @@ def translator(language: str) -> Callable[..., str]:
 
 
 RANK_WORDS = {"A": "card.ace", "J": "card.jack", "Q": "card.queen", "K": "card.king"}
-STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
 def rank_and_colour(code: str) -> tuple[str, str] | None:
-    """A standard card's rank and colour (``R`` or ``B``); None for any other code.
+    """A standard card's rank and colour (``R`` or ``B``), as the engine reads its code; None
+    for any other code.
 
     >>> rank_and_colour("10R"), rank_and_colour("JESTER"), rank_and_colour("JK")
     (('10', 'R'), None, None)
     """
-    rank, colour = code[:-1], code[-1:]
-    return (rank, colour) if rank in STANDARD_RANKS and colour in ("R", "B") else None
+    try:
+        card = Card.from_code(code, Deck.STANDARD)
+    except UnknownCardError:
+        return None
+    return None if card.colour is None else (card.rank.value, card.colour.value)
 
 
 def card_words(code: str, t: Callable[..., str]) -> str:

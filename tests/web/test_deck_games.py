@@ -6,12 +6,12 @@ same card reads it as they said; what cannot be chosen is refused in plain words
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 
-from scanner.service import TableCamera, TableService
-from scanner.store import Store
-from scanner.vision import Recogniser
-from scanner.web import WebSettings, create_app
+from tests.web import test_decks as decks
+from tests.web.test_decks import keep_url, post
+
+# the real app on a temporary record, the shipped recogniser, as the decks' own tests have them
+recogniser, table, client = decks.recogniser, decks.table, decks.client
 
 pytestmark = pytest.mark.slow  # reads photos with the shipped networks
 
@@ -20,30 +20,9 @@ PHOTO = Path(__file__).resolve().parents[1] / "fixtures" / "vision" / "second_lo
 SIDES = [{"name": "Us"}, {"name": "Them"}]
 
 
-@pytest.fixture(scope="module")
-def recogniser():
-    return Recogniser.load()
-
-
-@pytest.fixture
-def table(tmp_path, recogniser):
-    store = Store.open(tmp_path / "data")
-    service = TableService(store, recogniser, TableCamera("synthetic:5"), frames=1)
-    app = create_app(service, WebSettings())
-    with TestClient(app, base_url="http://localhost", headers={"Origin": "http://localhost"}) as c:
-        yield store, c
-    store.close()
-
-
-def post(client, url: str, body: dict | None = None, status: int = 200) -> dict:
-    answer = client.post(url, json=body or {})
-    assert answer.status_code == status, answer.text
-    return answer.json()
-
-
 def taught(client, name: str, layout: str = "standard") -> dict:
     lesson = post(client, "/api/decks/lessons", {"name": name, "layout": layout})
-    return post(client, f"/api/decks/lessons/{lesson['id']}/keep")
+    return post(client, keep_url(lesson))
 
 
 def scanned(client) -> dict:
@@ -72,8 +51,8 @@ def a_deal_corrected(client) -> int:
     return view["id"]
 
 
-def test_a_card_corrected_in_one_deal_is_read_as_corrected_in_the_next(table):
-    store, client = table
+def test_a_card_corrected_in_one_deal_is_read_as_corrected_in_the_next(table, client):
+    store, _ = table
     taught(client, "Grandma's red")
     game = post(
         client, "/api/games", {"sides": SIDES, "rules": "pagat", "deck": "grandma's RED"}, 201
@@ -95,8 +74,8 @@ def test_a_card_corrected_in_one_deal_is_read_as_corrected_in_the_next(table):
     assert page.status_code == 200 and "from a correction" in page.text
 
 
-def test_a_game_without_a_deck_learns_nothing_from_its_corrections(table):
-    store, client = table
+def test_a_game_without_a_deck_learns_nothing_from_its_corrections(table, client):
+    store, _ = table
     taught(client, "Grandma's red")
     post(client, "/api/games", {"sides": SIDES, "rules": "pagat"}, 201)
     a_deal_corrected(client)
@@ -104,8 +83,8 @@ def test_a_game_without_a_deck_learns_nothing_from_its_corrections(table):
     assert store.deck("Grandma's red").corrected == 0
 
 
-def test_a_deck_gone_mid_game_leaves_the_scans_read_without_it(table):
-    store, client = table
+def test_a_deck_gone_mid_game_leaves_the_scans_read_without_it(table, client):
+    store, _ = table
     taught(client, "Grandma's red")
     post(client, "/api/games", {"sides": SIDES, "rules": "pagat", "deck": "Grandma's red"}, 201)
     post(client, "/api/decks/delete", {"deck": "Grandma's red"})
@@ -115,8 +94,7 @@ def test_a_deck_gone_mid_game_leaves_the_scans_read_without_it(table):
 
 
 @pytest.mark.parametrize("language", ["en", "da"])
-def test_a_deck_the_game_cannot_be_read_with_is_refused_in_plain_words(table, language):
-    _, client = table
+def test_a_deck_the_game_cannot_be_read_with_is_refused_in_plain_words(client, language):
     client.headers["Accept-Language"] = language
     answer = client.post("/api/games", json={"sides": SIDES, "rules": "pagat", "deck": "Nobody's"})
     assert answer.status_code == 404

@@ -395,43 +395,22 @@
             function (error) { input.value = ""; say(error.message, true); outcome(key, error.message, true); });
   });
 
-  /* A phone's photo of a deck laid out, read as the deck form says (name, layout); its
-     lesson's page opens, as after the camera's photo. */
+  /* A file chosen on the decks' pages (a phone's photo of a deck laid out, one more photo of
+     it, a deck saved to a file): sent to the address its input names (the deck form's photo
+     with the form's name and layout), and the page the answer names opens. */
   document.addEventListener("change", function (event) {
     var input = event.target;
-    if (!input.hasAttribute || !input.hasAttribute("data-teach-upload") || !input.files.length) { return; }
-    var form = input.form;
-    var layout = form.querySelector("input[name=layout]:checked");
-    var query = "name=" + encodeURIComponent(form.elements.name.value) +
-      "&layout=" + encodeURIComponent(layout ? layout.value : "standard");
+    if (!input.hasAttribute || !input.hasAttribute("data-send-file") || !input.files.length) { return; }
+    var url = input.getAttribute("data-send-file");
+    if (input.hasAttribute("data-with-form")) {
+      var layout = input.form.querySelector("input[name=layout]:checked");
+      url += "?name=" + encodeURIComponent(input.form.elements.name.value) +
+        "&layout=" + encodeURIComponent(layout ? layout.value : "standard");
+    }
     var file = input.files[0];
     input.blur();
     say(w("sending"));
-    api("POST", "/api/decks/lessons/upload?" + query, file, file.type || "application/octet-stream")
-      .then(function (data) { input.value = ""; window.location.href = data.page; },
-            function (error) { input.value = ""; say(error.message, true); });
-  });
-
-  /* One more photo of a deck being taught, from this phone: read with the photos before. */
-  document.addEventListener("change", function (event) {
-    var input = event.target;
-    if (!input.hasAttribute || !input.hasAttribute("data-lesson-upload") || !input.files.length) { return; }
-    var file = input.files[0];
-    input.blur();
-    say(w("sending"));
-    api("POST", input.getAttribute("data-lesson-upload"), file, file.type || "application/octet-stream")
-      .then(function (data) { input.value = ""; window.location.href = data.page; },
-            function (error) { input.value = ""; say(error.message, true); });
-  });
-
-  /* A deck saved to a file at this table or another, kept here; its page opens. */
-  document.addEventListener("change", function (event) {
-    var input = event.target;
-    if (!input.hasAttribute || !input.hasAttribute("data-deck-file") || !input.files.length) { return; }
-    var file = input.files[0];
-    input.blur();
-    say(w("sending"));
-    api("POST", "/api/decks/import", file, "application/zip")
+    api("POST", url, file, file.type || "application/octet-stream")
       .then(function (data) { input.value = ""; window.location.href = data.page; },
             function (error) { input.value = ""; say(error.message, true); });
   });
